@@ -1,0 +1,152 @@
+import Joi from 'joi';
+
+export interface Config {
+  readonly env: 'development' | 'production' | 'test';
+  readonly port: number;
+  readonly publicUrl: string;
+  /** Unset means: start the embedded MongoDB-compatible engine (data is not persisted). */
+  readonly mongodbUri: string | undefined;
+  readonly mongodbDbName: string | undefined;
+  readonly redisUrl: string;
+  /** Prefix of every Redis key this service writes, so several deployments can share one Redis. */
+  readonly redisPrefix: string;
+  readonly planRateLimits: Readonly<Record<string, number>>;
+  readonly defaultRateLimit: number;
+  /** Cap per client IP for requests that carry no valid key. */
+  readonly anonymousRateLimit: number;
+  readonly rateLimitWindowMs: number;
+  readonly bodyLimit: string;
+  readonly logLevel: string;
+  readonly trustProxy: boolean | number | string;
+  readonly shutdownTimeoutMs: number;
+  readonly domainCheck: 'dns' | 'off';
+  readonly domainTargets: readonly string[];
+  readonly countryHeader: string | undefined;
+  readonly visitorSalt: string;
+  readonly logoDir: string;
+  readonly logoAllowPrivate: boolean;
+  readonly qrConcurrency: number;
+}
+
+const planMap = Joi.object().pattern(
+  Joi.string().min(1),
+  Joi.number().integer().min(1).max(1_000_000),
+);
+
+const schema = Joi.object({
+  NODE_ENV: Joi.string().valid('development', 'production', 'test').default('development'),
+  PORT: Joi.number().port().default(3000),
+  PUBLIC_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  MONGODB_URI: Joi.string().uri({ scheme: ['mongodb', 'mongodb+srv'] }),
+  MONGODB_DB: Joi.string().pattern(/^[A-Za-z0-9_-]{1,63}$/),
+  REDIS_URL: Joi.string()
+    .uri({ scheme: ['redis', 'rediss'] })
+    .default('redis://127.0.0.1:6379'),
+  REDIS_PREFIX: Joi.string()
+    .pattern(/^[A-Za-z0-9:_-]{1,64}$/)
+    .default('linkqr:'),
+  PLAN_RATE_LIMITS: Joi.string().default('{}'),
+  DEFAULT_RATE_LIMIT: Joi.number().integer().min(1).default(30),
+  ANONYMOUS_RATE_LIMIT: Joi.number().integer().min(1).default(30),
+  RATE_LIMIT_WINDOW_MS: Joi.number().integer().min(1000).default(60_000),
+  BODY_LIMIT: Joi.string()
+    .pattern(/^\d+(b|kb|mb)$/i)
+    .default('100kb'),
+  LOG_LEVEL: Joi.string()
+    .valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent')
+    .default('info'),
+  TRUST_PROXY: Joi.alternatives(Joi.boolean(), Joi.number().integer().min(0), Joi.string()).default(
+    false,
+  ),
+  SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).default(10_000),
+  DOMAIN_CHECK: Joi.string().valid('dns', 'off').default('dns'),
+  DOMAIN_TARGETS: Joi.string().allow('').default(''),
+  COUNTRY_HEADER: Joi.string().pattern(/^[A-Za-z0-9-]+$/),
+  VISITOR_SALT: Joi.string().min(8),
+  LOGO_DIR: Joi.string().default('./data/logos'),
+  LOGO_ALLOW_PRIVATE: Joi.string().valid('0', '1', 'true', 'false').default('0'),
+  QR_CONCURRENCY: Joi.number().integer().min(1).max(64).default(2),
+}).unknown(true);
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function parsePlanLimits(raw: string): Record<string, number> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError('PLAN_RATE_LIMITS must be a JSON object such as {"pro":120}');
+  }
+  const { error, value } = planMap.validate(parsed);
+  if (error) {
+    throw new ConfigError(
+      `PLAN_RATE_LIMITS is invalid: ${error.message} (expected {"plan": requestsPerMinute})`,
+    );
+  }
+  return value as Record<string, number>;
+}
+
+/** Reads and validates the environment once; pure, so tests can build any config they need. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const { error, value } = schema.validate(env, { abortEarly: true, convert: true });
+  if (error) {
+    const variable = error.details[0]?.path.join('.') ?? 'unknown';
+    throw new ConfigError(`Invalid configuration: ${variable}: ${error.message}`);
+  }
+  const v = value as Record<string, unknown> & {
+    NODE_ENV: Config['env'];
+    PORT: number;
+    PUBLIC_URL?: string;
+    MONGODB_URI?: string;
+    MONGODB_DB?: string;
+    REDIS_URL: string;
+    REDIS_PREFIX: string;
+    PLAN_RATE_LIMITS: string;
+    DEFAULT_RATE_LIMIT: number;
+    ANONYMOUS_RATE_LIMIT: number;
+    RATE_LIMIT_WINDOW_MS: number;
+    BODY_LIMIT: string;
+    LOG_LEVEL: string;
+    TRUST_PROXY: boolean | number | string;
+    SHUTDOWN_TIMEOUT_MS: number;
+    DOMAIN_CHECK: 'dns' | 'off';
+    DOMAIN_TARGETS: string;
+    COUNTRY_HEADER?: string;
+    VISITOR_SALT?: string;
+    LOGO_DIR: string;
+    LOGO_ALLOW_PRIVATE: string;
+    QR_CONCURRENCY: number;
+  };
+  const publicUrl = (v.PUBLIC_URL ?? `http://localhost:${v.PORT}`).replace(/\/+$/, '');
+  return Object.freeze({
+    env: v.NODE_ENV,
+    port: v.PORT,
+    publicUrl,
+    mongodbUri: v.MONGODB_URI,
+    mongodbDbName: v.MONGODB_DB,
+    redisUrl: v.REDIS_URL,
+    redisPrefix: v.REDIS_PREFIX,
+    planRateLimits: Object.freeze(parsePlanLimits(v.PLAN_RATE_LIMITS)),
+    defaultRateLimit: v.DEFAULT_RATE_LIMIT,
+    anonymousRateLimit: v.ANONYMOUS_RATE_LIMIT,
+    rateLimitWindowMs: v.RATE_LIMIT_WINDOW_MS,
+    bodyLimit: v.BODY_LIMIT,
+    logLevel: v.LOG_LEVEL,
+    trustProxy: v.TRUST_PROXY,
+    shutdownTimeoutMs: v.SHUTDOWN_TIMEOUT_MS,
+    domainCheck: v.DOMAIN_CHECK,
+    domainTargets: Object.freeze(
+      v.DOMAIN_TARGETS.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+    countryHeader: v.COUNTRY_HEADER?.toLowerCase(),
+    // Without a configured salt, visitor hashes still never reveal an IP; they just change per deployment.
+    visitorSalt: v.VISITOR_SALT ?? 'linkqr-default-visitor-salt',
+    logoDir: v.LOGO_DIR,
+    logoAllowPrivate: v.LOGO_ALLOW_PRIVATE === '1' || v.LOGO_ALLOW_PRIVATE === 'true',
+    qrConcurrency: v.QR_CONCURRENCY,
+  });
+}

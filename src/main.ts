@@ -1,0 +1,37 @@
+import { createApp } from './app';
+import { loadConfig } from './config';
+import { openDatabase } from './shared/infra/database';
+import { createLogger } from './shared/infra/logger';
+import { createRedis, waitForRedis } from './shared/infra/redis';
+import { RedisKeys } from './shared/infra/redis-keys';
+import { onShutdown } from './shared/infra/shutdown';
+import { listen } from './server';
+
+/** The API process: config -> connections -> app -> listen -> graceful shutdown. */
+export async function main(): Promise<void> {
+  const config = loadConfig(process.env);
+  const logger = createLogger(config.logLevel, 'linkqr-api');
+  const database = await openDatabase(config, logger);
+  const redis = createRedis(config.redisUrl);
+  redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+  await waitForRedis(redis);
+
+  const app = createApp({ config, logger, redis, keys: new RedisKeys(config.redisPrefix) });
+  const server = await listen(app, config.port);
+  logger.info({ port: server.port, publicUrl: config.publicUrl }, 'linkqr API listening');
+
+  onShutdown(logger, config.shutdownTimeoutMs, [
+    () => server.close(),
+    () => redis.quit(),
+    () => database.close(),
+  ]);
+}
+
+if (require.main === module) {
+  main().catch((err: unknown) => {
+    process.stderr.write(
+      `linkqr API failed to start: ${err instanceof Error ? err.message : String(err)}\n`,
+    );
+    process.exit(1);
+  });
+}

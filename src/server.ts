@@ -1,0 +1,30 @@
+import http from 'node:http';
+import type { Express } from 'express';
+
+export interface RunningServer {
+  server: http.Server;
+  port: number;
+  /** Stops accepting, lets in-flight requests finish, then closes idle keep-alive sockets. */
+  close(): Promise<void>;
+}
+
+export function listen(app: Express, port: number, host?: string): Promise<RunningServer> {
+  const server = http.createServer(app);
+  server.keepAliveTimeout = 5000;
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const address = server.address();
+      const actualPort = typeof address === 'object' && address ? address.port : port;
+      resolve({
+        server,
+        port: actualPort,
+        close: () =>
+          new Promise<void>((done, fail) => {
+            server.close((err) => (err ? fail(err) : done()));
+            server.closeIdleConnections();
+          }),
+      });
+    });
+  });
+}

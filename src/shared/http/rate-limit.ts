@@ -1,0 +1,71 @@
+import type { Request, RequestHandler } from 'express';
+import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
+import type { Redis } from 'ioredis';
+import { RedisStore, type RedisReply } from 'rate-limit-redis';
+import { tooManyRequests } from '../errors/app-error';
+
+export interface RateLimitOptions {
+  redis: Redis;
+  prefix: string;
+  windowMs: number;
+  planLimits: Readonly<Record<string, number>>;
+  defaultLimit: number;
+  anonymousLimit: number;
+}
+
+/**
+ * rate-limit-redis loads its Lua script once; if Redis was down at that moment the rejected
+ * promise would be reused forever. Reload it after a failure so the API recovers with Redis.
+ */
+class RecoveringRedisStore extends RedisStore {
+  override async increment(key: string) {
+    try {
+      return await super.increment(key);
+    } catch (err) {
+      this.incrementScriptSha = this.loadIncrementScript();
+      this.incrementScriptSha.catch(() => undefined);
+      throw err;
+    }
+  }
+}
+
+function authenticatedUser(req: Request) {
+  return req.auth && 'user' in req.auth ? req.auth.user : undefined;
+}
+
+/**
+ * One fixed window per API key (per client IP when the request has no valid key), counted in
+ * Redis so every API process shares the same count. Caps follow the user's plan.
+ */
+export function createRateLimiter(options: RateLimitOptions): RequestHandler {
+  const { redis, planLimits, defaultLimit, anonymousLimit } = options;
+  return rateLimit({
+    windowMs: options.windowMs,
+    limit: (req) => {
+      const user = authenticatedUser(req);
+      if (!user) return anonymousLimit;
+      return planLimits[user.status] ?? defaultLimit;
+    },
+    keyGenerator: (req) => {
+      const user = authenticatedUser(req);
+      return user ? `user:${user.id}` : `ip:${ipKeyGenerator(req.ip ?? 'unknown')}`;
+    },
+    legacyHeaders: true,
+    standardHeaders: 'draft-8',
+    identifier: (req) => (authenticatedUser(req) ? 'api-key' : 'anonymous'),
+    passOnStoreError: false,
+    store: new RecoveringRedisStore({
+      prefix: options.prefix,
+      sendCommand: (command: string, ...args: string[]) =>
+        redis.call(command, ...args) as Promise<RedisReply>,
+    }),
+    handler: (req, _res, next, opts) => {
+      const resetTime = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit
+        ?.resetTime;
+      const retryAfter = resetTime
+        ? Math.ceil((resetTime.getTime() - Date.now()) / 1000)
+        : Math.ceil(opts.windowMs / 1000);
+      next(tooManyRequests(`Rate limit exceeded: try again in ${retryAfter} s`, retryAfter));
+    },
+  });
+}

@@ -1,0 +1,34 @@
+import mongoose from 'mongoose';
+
+// The embedded engine lacks the `create` and `listCollections` commands: collections are created
+// by their first insert, and indexes are built explicitly by `syncIndexes` below.
+mongoose.set('autoCreate', false);
+mongoose.set('autoIndex', false);
+// Fail fast while disconnected, so the API answers 503 instead of hanging on a buffered query.
+mongoose.set('bufferCommands', false);
+mongoose.set('strictQuery', true);
+
+export async function connectMongo(uri: string, dbName?: string): Promise<typeof mongoose> {
+  return mongoose.connect(uri, {
+    dbName,
+    serverSelectionTimeoutMS: 3000,
+    connectTimeoutMS: 3000,
+  });
+}
+
+/** Builds every model's declared indexes (unique constraints included). */
+export async function ensureIndexes(): Promise<void> {
+  for (const model of Object.values(mongoose.models)) {
+    await model.createIndexes();
+  }
+}
+
+export async function pingMongo(): Promise<void> {
+  const db = mongoose.connection.db;
+  if (!db || mongoose.connection.readyState !== 1) throw new Error('MongoDB is not connected');
+  await db.command({ ping: 1 });
+}
+
+export async function disconnectMongo(): Promise<void> {
+  await mongoose.disconnect();
+}

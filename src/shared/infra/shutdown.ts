@@ -1,0 +1,30 @@
+import type { Logger } from 'pino';
+
+type Step = () => Promise<unknown>;
+
+/** Runs the steps once, in order, on SIGTERM or SIGINT; exits non-zero if they overrun the timeout. */
+export function onShutdown(logger: Logger, timeoutMs: number, steps: Step[]): void {
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => {
+      logger.error({ timeoutMs }, 'shutdown timed out; exiting');
+      process.exit(1);
+    }, timeoutMs);
+    timer.unref();
+    for (const step of steps) {
+      try {
+        await step();
+      } catch (err) {
+        logger.error({ err }, 'shutdown step failed');
+      }
+    }
+    clearTimeout(timer);
+    logger.info('shutdown complete');
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}

@@ -1,0 +1,69 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { loadConfig } from './config';
+import { startEmbeddedMongo } from './shared/infra/embedded-mongo';
+import { removeEmbeddedUri, writeEmbeddedUri } from './shared/infra/embedded-uri-file';
+import { createLogger } from './shared/infra/logger';
+
+/**
+ * Zero-config launcher (`npm start`): the API and the QR worker as two child processes sharing one
+ * database. Without MONGODB_URI it starts the embedded engine first and hands its address to both.
+ */
+async function start(): Promise<void> {
+  const config = loadConfig(process.env);
+  const logger = createLogger(config.logLevel, 'linkqr-launcher');
+  const env = { ...process.env };
+  let stopEngine: (() => Promise<void>) | undefined;
+  if (!config.mongodbUri) {
+    const engine = await startEmbeddedMongo();
+    env.MONGODB_URI = engine.uri;
+    stopEngine = engine.stop;
+    writeEmbeddedUri(engine.uri);
+    logger.warn(
+      { uri: engine.uri },
+      'MONGODB_URI is not set: using the embedded in-memory engine. Data is NOT persisted and is lost when the service stops.',
+    );
+  }
+
+  const ext = path.extname(__filename);
+  const children: ChildProcess[] = [
+    fork(path.join(__dirname, `main${ext}`), [], { env }),
+    fork(path.join(__dirname, '..', 'workers', `main${ext}`), [], { env }),
+  ];
+
+  let stopping = false;
+  const stopAll = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    await Promise.all(
+      children.map(
+        (child) =>
+          new Promise<void>((done) => {
+            if (child.exitCode !== null || child.signalCode !== null) return done();
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
+      ),
+    );
+    removeEmbeddedUri();
+    await stopEngine?.();
+    process.exit(code);
+  };
+  for (const child of children) {
+    child.once('exit', (code) => {
+      if (!stopping) {
+        logger.error({ pid: child.pid, code }, 'a linkqr process exited; stopping the others');
+        void stopAll(code ?? 1);
+      }
+    });
+  }
+  process.once('SIGTERM', () => void stopAll(0));
+  process.once('SIGINT', () => void stopAll(0));
+}
+
+start().catch((err: unknown) => {
+  process.stderr.write(
+    `linkqr failed to start: ${err instanceof Error ? err.message : String(err)}\n`,
+  );
+  process.exit(1);
+});

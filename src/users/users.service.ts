@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import { conflict, notFound } from '../shared/errors/app-error';
+import { nextId } from '../shared/ids/counter.model';
+import { generateApiKey, hashApiKey, hashPassword } from '../shared/secrets';
+import { User, type UserRecord } from './user.model';
+
+export interface NewUser {
+  email: string;
+  username: string;
+  plan?: string;
+  password?: string;
+  expires?: Date;
+  avatar?: string;
+}
+
+function defaultAvatar(email: string): string {
+  const digest = createHash('sha256').update(email.trim().toLowerCase()).digest('hex');
+  return `https://www.gravatar.com/avatar/${digest}?d=identicon`;
+}
+
+function isDuplicate(err: unknown): err is { keyValue?: Record<string, unknown> } {
+  return (err as { code?: unknown }).code === 11000;
+}
+
+/** Creates a user and returns the API key, which exists in clear only in this return value. */
+export async function createUser(input: NewUser): Promise<{ user: UserRecord; apiKey: string }> {
+  const email = input.email.trim().toLowerCase();
+  const username = input.username.trim();
+  const existing = await User.findOne({ $or: [{ email }, { username }] }).lean();
+  if (existing)
+    throw conflict(
+      existing.email === email ? 'email is already registered' : 'username is already taken',
+    );
+  const apiKey = generateApiKey();
+  try {
+    const doc = await User.create({
+      id: await nextId('users'),
+      email,
+      username,
+      avatar: input.avatar ?? defaultAvatar(email),
+      status: input.plan ?? 'free',
+      expires: input.expires ?? null,
+      registered: new Date(),
+      passwordHash: input.password ? await hashPassword(input.password) : null,
+      apiKeyHash: hashApiKey(apiKey),
+    });
+    return { user: doc.toObject(), apiKey };
+  } catch (err) {
+    if (isDuplicate(err))
+      throw conflict(`${Object.keys(err.keyValue ?? {})[0] ?? 'user'} is already taken`);
+    throw err;
+  }
+}
+
+/** Replaces the user's key; the old one stops working at once. */
+export async function rotateApiKey(userId: number): Promise<string> {
+  const apiKey = generateApiKey();
+  const updated = await User.findOneAndUpdate(
+    { id: userId },
+    { $set: { apiKeyHash: hashApiKey(apiKey) } },
+  ).lean();
+  if (!updated) throw notFound(`No user with id ${userId}`);
+  return apiKey;
+}
+
+export async function findUserByApiKey(apiKey: string): Promise<UserRecord | null> {
+  return User.findOne({ apiKeyHash: hashApiKey(apiKey) }).lean();
+}
+
+export async function findUserById(id: number): Promise<UserRecord | null> {
+  return User.findOne({ id }).lean();
+}

@@ -1,0 +1,44 @@
+import { Redis } from 'ioredis';
+import { createApp } from '../../src/app';
+import { loadConfig, type Config } from '../../src/config';
+import type { AppDeps } from '../../src/deps';
+import { createLogger } from '../../src/shared/infra/logger';
+import { createRedis, waitForRedis } from '../../src/shared/infra/redis';
+import { RedisKeys } from '../../src/shared/infra/redis-keys';
+import { listen } from '../../src/server';
+import { baseEnv } from './environment';
+
+export interface TestApp {
+  url: string;
+  config: Config;
+  deps: AppDeps;
+  close(): Promise<void>;
+}
+
+/** The real app on a free port, with real Redis and the test database; `env` overrides the config. */
+export async function startTestApp(
+  env: NodeJS.ProcessEnv = {},
+  extra: Partial<AppDeps> = {},
+): Promise<TestApp> {
+  const config = loadConfig({ ...baseEnv(), ...env });
+  const redis: Redis = extra.redis ?? createRedis(config.redisUrl);
+  redis.on('error', () => undefined);
+  if (!extra.redis) await waitForRedis(redis);
+  const deps: AppDeps = {
+    config,
+    logger: createLogger(config.logLevel),
+    redis,
+    keys: new RedisKeys(config.redisPrefix),
+    ...extra,
+  };
+  const server = await listen(createApp(deps), 0, '127.0.0.1');
+  return {
+    url: `http://127.0.0.1:${server.port}`,
+    config,
+    deps,
+    close: async () => {
+      await server.close();
+      if (!extra.redis) redis.disconnect();
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import { randomBytes } from 'node:crypto';
+
+/** One id per test run: its database name and Redis key prefix, so parallel runs never collide. */
+export const runId = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+export const testDbName = `linkqr_test_${runId}`;
+export const testRedisPrefix = `linkqr-test-${runId}:`;
+
+export const state: { mongoUri?: string } = {};
+
+/** The environment every test app starts from; a test overrides what it is about. */
+export function baseEnv(): NodeJS.ProcessEnv {
+  return {
+    NODE_ENV: 'test',
+    PORT: '0',
+    PUBLIC_URL: 'http://linkqr.test',
+    MONGODB_URI: state.mongoUri,
+    MONGODB_DB: testDbName,
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    REDIS_PREFIX: testRedisPrefix,
+    // Generous caps, so only the rate-limit tests (which set their own) ever meet one.
+    PLAN_RATE_LIMITS: JSON.stringify({ test: 100_000 }),
+    ANONYMOUS_RATE_LIMIT: '100000',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DOMAIN_CHECK: 'off',
+  };
+}

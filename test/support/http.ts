@@ -1,0 +1,58 @@
+export interface TestResponse<T = Record<string, unknown>> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  method?: string;
+  key?: string;
+  body?: unknown;
+  /** Sent as-is, without JSON encoding or a Content-Type. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+  redirect?: 'manual' | 'follow';
+}
+
+/** One HTTP request to a test app; parses JSON bodies and never follows redirects unless asked. */
+export async function request<T = Record<string, unknown>>(
+  baseUrl: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<TestResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(baseUrl + path, {
+    method: options.method ?? (body === undefined ? 'GET' : 'POST'),
+    headers,
+    body,
+    redirect: options.redirect ?? 'manual',
+  });
+  const text = await res.text();
+  let parsed: unknown = undefined;
+  if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+  return { status: res.status, headers: res.headers, body: parsed as T, text };
+}
+
+/** A client bound to one app and one key. */
+export function client(baseUrl: string, key?: string) {
+  return {
+    get: <T = Record<string, unknown>>(path: string, o: RequestOptions = {}) =>
+      request<T>(baseUrl, path, { key, ...o, method: 'GET' }),
+    post: <T = Record<string, unknown>>(path: string, body?: unknown, o: RequestOptions = {}) =>
+      request<T>(baseUrl, path, { key, body, ...o, method: 'POST' }),
+    put: <T = Record<string, unknown>>(path: string, body?: unknown, o: RequestOptions = {}) =>
+      request<T>(baseUrl, path, { key, body, ...o, method: 'PUT' }),
+    delete: <T = Record<string, unknown>>(path: string, o: RequestOptions = {}) =>
+      request<T>(baseUrl, path, { key, ...o, method: 'DELETE' }),
+  };
+}
+
+export const DATE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+export const DATE = /^\d{4}-\d{2}-\d{2}$/;

@@ -1,0 +1,23 @@
+import { loadConfig } from '../src/config';
+import { openDatabase } from '../src/shared/infra/database';
+import { createLogger } from '../src/shared/infra/logger';
+import { createWorkerRedis } from '../src/shared/infra/redis';
+import { onShutdown } from '../src/shared/infra/shutdown';
+
+/** The worker process: config -> connections -> workers -> graceful shutdown. */
+async function main(): Promise<void> {
+  const config = loadConfig(process.env);
+  const logger = createLogger(config.logLevel, 'linkqr-worker');
+  const database = await openDatabase(config, logger, 'shared');
+  const redis = createWorkerRedis(config.redisUrl);
+  redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+  logger.info('linkqr worker started');
+  onShutdown(logger, config.shutdownTimeoutMs, [() => redis.quit(), () => database.close()]);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(
+    `linkqr worker failed to start: ${err instanceof Error ? err.message : String(err)}\n`,
+  );
+  process.exit(1);
+});
