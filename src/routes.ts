@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { accountRouter } from './account/account.routes';
 import type { AppDeps } from './deps';
+import { publicNotFound } from './shared/http/public-context';
 
 /** Every resource's API router, mounted under /api behind auth and the rate limiter. */
 export function apiRoutes(_deps: AppDeps): Router {
@@ -12,5 +13,8 @@ export function apiRoutes(_deps: AppDeps): Router {
 /** Pages and redirects visitors reach without a key (short links, QR images, ...). */
 export function publicRoutes(_deps: AppDeps): Router {
   const site = Router();
+  // Order matters: branded-domain host resolution first, fixed prefixes next, the
+  // catch-all `/:alias` of short links last, then the visitor 404.
+  site.use(publicNotFound);
   return site;
 }
