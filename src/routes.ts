@@ -1,20 +1,34 @@
 import { Router } from 'express';
 import { accountRouter } from './account/account.routes';
+import { bioPublicRouter } from './bio/bio.public';
+import { bioRouter } from './bio/bio.routes';
+import { campaignsPublicRouter } from './campaigns/campaigns.public';
+import { campaignsRouter } from './campaigns/campaigns.routes';
+import { channelsRouter } from './channels/channels.routes';
 import type { AppDeps } from './deps';
+import { redirectRouter } from './links/redirect.routes';
+import { linksRouter } from './links/links.routes';
 import { publicNotFound } from './shared/http/public-context';
 
 /** Every resource's API router, mounted under /api behind auth and the rate limiter. */
-export function apiRoutes(_deps: AppDeps): Router {
+export function apiRoutes(deps: AppDeps): Router {
   const api = Router();
   api.use(accountRouter());
+  api.use(linksRouter(deps));
+  api.use(campaignsRouter(deps));
+  api.use(channelsRouter(deps));
+  api.use(bioRouter(deps));
   return api;
 }
 
 /** Pages and redirects visitors reach without a key (short links, QR images, ...). */
-export function publicRoutes(_deps: AppDeps): Router {
+export function publicRoutes(deps: AppDeps): Router {
   const site = Router();
   // Order matters: branded-domain host resolution first, fixed prefixes next, the
   // catch-all `/:alias` of short links last, then the visitor 404.
+  site.use(campaignsPublicRouter(deps));
+  site.use(bioPublicRouter());
+  site.use(redirectRouter(deps));
   site.use(publicNotFound);
   return site;
 }
