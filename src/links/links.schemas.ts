@@ -2,7 +2,7 @@ import Joi from 'joi';
 import { CUSTOM_ALIAS_PATTERN } from './aliases';
 
 const DATE_TIME_INPUT =
-  /^(\d{4})-(\d{2})-(\d{2})(?: |T)(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?$/;
+  /^(\d{4})-(\d{2})-(\d{2})(?: |T)(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?$/;
 
 /**
  * The spec's `YYYY-MM-DD HH:MM:SS` (UTC, like every date the API writes) or ISO 8601 with an
@@ -16,8 +16,8 @@ export function parseDateTimeInput(value: string): Date | null {
   const calendar = new Date(Date.UTC(year!, month! - 1, day!));
   if (calendar.getUTCMonth() !== month! - 1 || calendar.getUTCDate() !== day!) return null;
   if (hour! > 23 || minute! > 59 || second! > 59) return null;
-  const zone = m[7] ?? 'Z';
-  const date = new Date(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6] ?? '00'}${zone}`);
+  const [, y, mo, d, h, mi, sec = '00', fraction = '', zone = 'Z'] = m;
+  const date = new Date(`${y}-${mo}-${d}T${h}:${mi}:${sec}${fraction}${zone}`);
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
