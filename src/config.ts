@@ -22,7 +22,8 @@ export interface Config {
   readonly domainCheck: 'dns' | 'off';
   readonly domainTargets: readonly string[];
   readonly countryHeader: string | undefined;
-  readonly visitorSalt: string;
+  /** Unset: a random salt is created once per database (see visit-salt.ts). */
+  readonly visitorSalt: string | undefined;
   readonly logoDir: string;
   readonly logoAllowPrivate: boolean;
   readonly qrConcurrency: number;
@@ -143,8 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         .filter(Boolean),
     ),
     countryHeader: v.COUNTRY_HEADER?.toLowerCase(),
-    // Without a configured salt, visitor hashes still never reveal an IP; they just change per deployment.
-    visitorSalt: v.VISITOR_SALT ?? 'linkqr-default-visitor-salt',
+    visitorSalt: v.VISITOR_SALT,
     logoDir: v.LOGO_DIR,
     logoAllowPrivate: v.LOGO_ALLOW_PRIVATE === '1' || v.LOGO_ALLOW_PRIVATE === 'true',
     qrConcurrency: v.QR_CONCURRENCY,

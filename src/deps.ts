@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config';
 import type { Logger } from './shared/infra/logger';
 import type { RedisKeys } from './shared/infra/redis-keys';
+import type { Visits } from './shared/visits/visit-recorder';
 
 /** Everything a request handler may reach; built in main.ts (or by the tests) and passed down. */
 export interface AppDeps {
@@ -9,4 +10,6 @@ export interface AppDeps {
   logger: Logger;
   redis: Redis;
   keys: RedisKeys;
+  /** Records link clicks and QR scans; reads their statistics. */
+  visits: Visits;
 }
