@@ -3,7 +3,7 @@ import express from 'express';
 import { Redis } from 'ioredis';
 import { listen, type RunningServer } from '../src/server';
 import { createLogger } from '../src/shared/infra/logger';
-import { createRedis, createWorkerRedis } from '../src/shared/infra/redis';
+import { createRedis, createWorkerRedis, waitForRedis } from '../src/shared/infra/redis';
 import { RedisKeys } from '../src/shared/infra/redis-keys';
 import { Visit } from '../src/shared/visits/visit.model';
 import { VisitDrainer, visitBacklog } from '../src/shared/visits/visit-drainer';
@@ -35,6 +35,7 @@ describe('visit recording and statistics', () => {
     keys = new RedisKeys(`${testRedisPrefix}${uniqueName('visits')}:`);
     redis = createRedis('redis://127.0.0.1:6379');
     drainerRedis = createWorkerRedis('redis://127.0.0.1:6379');
+    await waitForRedis(redis);
     visits = createVisits({
       redis,
       keys,
