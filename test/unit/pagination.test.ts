@@ -27,7 +27,7 @@ describe('pagination maths (pure)', () => {
       { page: '-1' },
       { page: 'x' },
     ]) {
-      expect(pageQuerySchema.validate(bad).error, JSON.stringify(bad)).to.exist;
+      expect(pageQuerySchema.validate(bad).error, JSON.stringify(bad)).to.be.instanceOf(Error);
     }
   });
 
