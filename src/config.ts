@@ -27,6 +27,8 @@ export interface Config {
   readonly logoDir: string;
   readonly logoAllowPrivate: boolean;
   readonly qrConcurrency: number;
+  /** Where `npm start` leaves the embedded engine's address for the CLI. */
+  readonly runtimeDir: string;
 }
 
 const planMap = Joi.object().pattern(
@@ -67,6 +69,7 @@ const schema = Joi.object({
   LOGO_DIR: Joi.string().default('./data/logos'),
   LOGO_ALLOW_PRIVATE: Joi.string().valid('0', '1', 'true', 'false').default('0'),
   QR_CONCURRENCY: Joi.number().integer().min(1).max(64).default(2),
+  RUNTIME_DIR: Joi.string().default('./data'),
 }).unknown(true);
 
 export class ConfigError extends Error {
@@ -119,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     LOGO_DIR: string;
     LOGO_ALLOW_PRIVATE: string;
     QR_CONCURRENCY: number;
+    RUNTIME_DIR: string;
   };
   const publicUrl = (v.PUBLIC_URL ?? `http://localhost:${v.PORT}`).replace(/\/+$/, '');
   return Object.freeze({
@@ -148,5 +152,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logoDir: v.LOGO_DIR,
     logoAllowPrivate: v.LOGO_ALLOW_PRIVATE === '1' || v.LOGO_ALLOW_PRIVATE === 'true',
     qrConcurrency: v.QR_CONCURRENCY,
+    runtimeDir: v.RUNTIME_DIR,
   });
 }
