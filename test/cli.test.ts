@@ -33,7 +33,7 @@ describe('CLI user commands', () => {
     expect(Object.keys(out)).to.deep.equal(['id', 'username', 'apiKey']);
     expect(out.username).to.equal(username);
     expect(out.apiKey).to.match(/^lqr_[A-Za-z0-9_-]{43}$/);
-    const stored = await User.findOne({ id: out.id }).lean();
+    const stored = await User.findOne({ id: out.id as number }).lean();
     expect(stored?.status).to.equal('pro');
     expect(stored?.expires?.toISOString()).to.equal('2030-01-01T00:00:00.000Z');
     expect(stored?.apiKeyHash).to.equal(hashApiKey(out.apiKey as string));
@@ -82,7 +82,7 @@ describe('CLI user commands', () => {
     ]);
     const rotated = await keyRotate.run(['--user', String(created.id)]);
     expect(rotated.apiKey).to.match(/^lqr_/).and.not.equal(created.apiKey);
-    const stored = await User.findOne({ id: created.id }).lean();
+    const stored = await User.findOne({ id: created.id as number }).lean();
     expect(stored?.apiKeyHash).to.equal(hashApiKey(rotated.apiKey as string));
   });
 
