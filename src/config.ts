@@ -155,3 +155,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runtimeDir: v.RUNTIME_DIR,
   });
 }
+
+/** Every environment variable the service reads (for documentation and deployment checks). */
+export const configVariables: readonly string[] = Object.keys(
+  (schema.describe() as { keys: Record<string, unknown> }).keys,
+);
