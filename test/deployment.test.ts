@@ -68,6 +68,8 @@ describe('deployment files', () => {
     expect(dockerfile).to.match(/COPY src \.\/src/);
     expect(dockerfile).to.match(/COPY workers \.\/workers/);
     expect(dockerfile).to.match(/RUN npm run build/);
+    // package.json overrides point into vendor/, so npm ci needs it in both stages
+    expect(dockerfile.match(/COPY vendor \.\/vendor/g)).to.have.length(2);
     expect(dockerfile).to.match(/npm ci --omit=dev/);
     expect(dockerfile).to.match(/CMD \["node", "dist\/src\/main\.js"\]/);
     const build = JSON.parse(read('tsconfig.build.json')) as { include: string[] };
