@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Config } from './config';
+import type { DomainResolver } from './domains/domain-check';
 import type { Logger } from './shared/infra/logger';
 import type { RedisKeys } from './shared/infra/redis-keys';
 
@@ -9,4 +10,6 @@ export interface AppDeps {
   logger: Logger;
   redis: Redis;
   keys: RedisKeys;
+  /** DNS lookups for the branded-domain check; the system resolver when absent. */
+  domainResolver?: DomainResolver;
 }
