@@ -3,14 +3,16 @@ import { accountRouter } from './account/account.routes';
 import type { AppDeps } from './deps';
 import { domainHost } from './domains/domain-host.middleware';
 import { domainsRouter } from './domains/domains.routes';
+import { overlaysRouter } from './overlays/overlays.routes';
 import { pixelsRouter } from './pixels/pixels.routes';
 import { publicNotFound } from './shared/http/public-context';
+import { splashRouter } from './splash/splash.routes';
 
 /** Every resource's API router, mounted under /api behind auth and the rate limiter. */
 export function apiRoutes(deps: AppDeps): Router {
   const api = Router();
   api.use(accountRouter());
-  api.use(domainsRouter(deps), pixelsRouter());
+  api.use(domainsRouter(deps), pixelsRouter(), overlaysRouter(), splashRouter());
   return api;
 }
 
