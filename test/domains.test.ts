@@ -83,6 +83,20 @@ describe('branded domains', () => {
       expect(again.body).to.deep.equal({ error: 1, message: 'domain is already registered' });
     });
 
+    it('lets exactly one of two simultaneous claims of a host win', async () => {
+      const first = await owner();
+      const second = await owner();
+      const domain = uniqueDomain();
+      const results = await Promise.all([
+        first.api.post('/api/domain/add', { domain }),
+        second.api.post('/api/domain/add', { domain: domain.replace('https:', 'http:') }),
+      ]);
+      expect(results.map((r) => r.status).sort()).to.deep.equal([201, 409]);
+      const loser = results.find((r) => r.status === 409);
+      expect(loser?.body).to.deep.equal({ error: 1, message: 'domain is already registered' });
+      expect(await BrandedDomain.countDocuments({ host: new URL(domain).hostname })).to.equal(1);
+    });
+
     it('answers 422 when domain is missing', async () => {
       const { api } = await owner();
       const res = await api.post('/api/domain/add', { redirectroot: 'https://www.example.com' });
