@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Config } from './config';
+import type { DomainResolver } from './domains/domain-check';
 import type { Logger } from './shared/infra/logger';
 import type { RedisKeys } from './shared/infra/redis-keys';
 import type { Visits } from './shared/visits/visit-recorder';
@@ -12,4 +13,6 @@ export interface AppDeps {
   keys: RedisKeys;
   /** Records link clicks and QR scans; reads their statistics. */
   visits: Visits;
+  /** DNS lookups for the branded-domain check; the system resolver when absent. */
+  domainResolver?: DomainResolver;
 }
