@@ -6,6 +6,8 @@ import { createRedis, waitForRedis } from './shared/infra/redis';
 import { RedisKeys } from './shared/infra/redis-keys';
 import { onShutdown } from './shared/infra/shutdown';
 import { listen } from './server';
+import { createVisits } from './shared/visits/visit-recorder';
+import { loadVisitorSalt } from './shared/visits/visit-salt';
 
 /** The API process: config -> connections -> app -> listen -> graceful shutdown. */
 export async function main(): Promise<void> {
@@ -16,7 +18,10 @@ export async function main(): Promise<void> {
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
   await waitForRedis(redis);
 
-  const app = createApp({ config, logger, redis, keys: new RedisKeys(config.redisPrefix) });
+  const keys = new RedisKeys(config.redisPrefix);
+  const salt = await loadVisitorSalt(config.visitorSalt);
+  const visits = createVisits({ redis, keys, logger, salt, countryHeader: config.countryHeader });
+  const app = createApp({ config, logger, redis, keys, visits });
   const server = await listen(app, config.port);
   logger.info({ port: server.port, publicUrl: config.publicUrl }, 'linkqr API listening');
 

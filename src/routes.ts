@@ -6,18 +6,21 @@ import { campaignsPublicRouter } from './campaigns/campaigns.public';
 import { campaignsRouter } from './campaigns/campaigns.routes';
 import { channelsRouter } from './channels/channels.routes';
 import type { AppDeps } from './deps';
-import { redirectRouter } from './links/redirect.routes';
+import { domainHost } from './domains/domain-host.middleware';
+import { domainsRouter } from './domains/domains.routes';
 import { linksRouter } from './links/links.routes';
+import { redirectRouter } from './links/redirect.routes';
+import { overlaysRouter } from './overlays/overlays.routes';
+import { pixelsRouter } from './pixels/pixels.routes';
 import { publicNotFound } from './shared/http/public-context';
+import { splashRouter } from './splash/splash.routes';
 
 /** Every resource's API router, mounted under /api behind auth and the rate limiter. */
 export function apiRoutes(deps: AppDeps): Router {
   const api = Router();
   api.use(accountRouter());
-  api.use(linksRouter(deps));
-  api.use(campaignsRouter(deps));
-  api.use(channelsRouter(deps));
-  api.use(bioRouter(deps));
+  api.use(domainsRouter(deps), pixelsRouter(), overlaysRouter(), splashRouter());
+  api.use(linksRouter(deps), campaignsRouter(deps), channelsRouter(deps), bioRouter(deps));
   return api;
 }
 
@@ -26,9 +29,8 @@ export function publicRoutes(deps: AppDeps): Router {
   const site = Router();
   // Order matters: branded-domain host resolution first, fixed prefixes next, the
   // catch-all `/:alias` of short links last, then the visitor 404.
-  site.use(campaignsPublicRouter(deps));
-  site.use(bioPublicRouter());
-  site.use(redirectRouter(deps));
+  site.use(domainHost(deps.config));
+  site.use(campaignsPublicRouter(deps), bioPublicRouter(), redirectRouter(deps));
   site.use(publicNotFound);
   return site;
 }

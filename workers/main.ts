@@ -2,7 +2,9 @@ import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/shared/infra/database';
 import { createLogger } from '../src/shared/infra/logger';
 import { createWorkerRedis } from '../src/shared/infra/redis';
+import { RedisKeys } from '../src/shared/infra/redis-keys';
 import { onShutdown } from '../src/shared/infra/shutdown';
+import { VisitDrainer } from '../src/shared/visits/visit-drainer';
 
 /** The worker process: config -> connections -> workers -> graceful shutdown. */
 async function main(): Promise<void> {
@@ -11,8 +13,14 @@ async function main(): Promise<void> {
   const database = await openDatabase(config, logger, 'shared');
   const redis = createWorkerRedis(config.redisUrl);
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+  const drainer = new VisitDrainer({ redis, keys: new RedisKeys(config.redisPrefix), logger });
+  drainer.start();
   logger.info('linkqr worker started');
-  onShutdown(logger, config.shutdownTimeoutMs, [() => redis.quit(), () => database.close()]);
+  onShutdown(logger, config.shutdownTimeoutMs, [
+    () => drainer.stop(),
+    () => redis.quit(),
+    () => database.close(),
+  ]);
 }
 
 main().catch((err: unknown) => {

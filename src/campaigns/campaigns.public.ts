@@ -1,7 +1,6 @@
 import { Router } from 'express';
 import type { AppDeps } from '../deps';
 import { originsOf } from '../links/link-domains';
-import { recordLinkClick } from '../links/link-visits';
 import { shortUrlOf } from '../links/short-url';
 import { escapeHtml, sendPage } from '../shared/http/pages';
 import { sendPublicNotFound } from '../shared/http/public-context';
@@ -36,7 +35,7 @@ export function campaignsPublicRouter(deps: AppDeps): Router {
       // The visitor meets the link's password form; its click is counted once they pass it.
       return res.redirect(302, shortUrlOf(link, await originsOf([link]), publicUrl));
     }
-    if (req.method !== 'HEAD') recordLinkClick(deps, link.id, req);
+    if (req.method !== 'HEAD') deps.visits.record({ kind: 'link', id: link.id }, req);
     res.redirect(302, link.url);
   });
 

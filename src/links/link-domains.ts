@@ -1,3 +1,5 @@
+import { BrandedDomain } from '../domains/domain.model';
+import { findUserDomain } from '../domains/domains.service';
 import { validation } from '../shared/errors/app-error';
 import { DEFAULT_DOMAIN_ID } from './link.model';
 
@@ -7,24 +9,24 @@ export interface LinkDomain {
   domain: string;
 }
 
-/**
- * The caller's branded domain named by `url/add`'s `domain` option (undefined means PUBLIC_URL).
- * Wired to the domains module when it lands; until then no user owns a branded domain.
- */
+/** The caller's branded domain named by `url/add`'s `domain` option (undefined means PUBLIC_URL). */
 export async function resolveRequestedDomain(
-  _userId: number,
+  userId: number,
   domain: string | undefined,
 ): Promise<LinkDomain | null> {
   if (domain === undefined) return null;
-  throw validation('domain must be one of your branded domains');
+  const owned = await findUserDomain(userId, domain);
+  if (!owned) throw validation('domain must be one of your branded domains');
+  return owned;
 }
 
 /**
  * Origins of the branded domains that still exist, by id. A link whose domain was deleted is
  * absent here: it is then shown and served on PUBLIC_URL.
  */
-export async function existingDomainOrigins(_ids: number[]): Promise<Map<number, string>> {
-  return new Map();
+export async function existingDomainOrigins(ids: number[]): Promise<Map<number, string>> {
+  const domains = await BrandedDomain.find({ id: { $in: ids } }).lean();
+  return new Map(domains.map((d) => [d.id, d.domain]));
 }
 
 /** The origins of the branded domains these links live on (PUBLIC_URL links need none). */

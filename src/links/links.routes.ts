@@ -6,7 +6,6 @@ import { pageQuerySchema, type PageQuery } from '../shared/http/pagination';
 import { sendCreated, sendData, sendList, sendMessage } from '../shared/http/responses';
 import { validate, validatedQuery } from '../shared/http/validate';
 import { linkCacheFor } from './link-cache';
-import { linkClickCounts, linkStatistics } from './link-visits';
 import { presentLink, presentLinkDetails } from './links.presenter';
 import {
   linkCreateSchema,
@@ -25,14 +24,17 @@ export function linksRouter(deps: AppDeps): Router {
   router.get('/urls', validate({ query: pageQuerySchema }), async (req, res) => {
     const query = validatedQuery<PageQuery>(res);
     const { items, total, origins } = await listLinks(currentUser(req).id, query);
-    const clicks = await linkClickCounts(items.map((l) => l.id));
+    const clicks = await deps.visits.getClickCounts(
+      'link',
+      items.map((l) => l.id),
+    );
     const urls = items.map((l) => presentLink(l, origins, publicUrl, clicks.get(l.id) ?? 0));
     sendList(res, 'urls', urls, total, query);
   });
 
   router.get('/url/:id', validate({ params: idParams }), async (req, res) => {
     const { link, origins } = await getLink(currentUser(req).id, Number(req.params.id));
-    const data = await linkStatistics(link.id);
+    const data = await deps.visits.getStatistics({ kind: 'link', id: link.id });
     sendData(res, { details: presentLinkDetails(link, origins, publicUrl, data.clicks), data });
   });
 
@@ -51,7 +53,7 @@ export function linksRouter(deps: AppDeps): Router {
   );
 
   router.delete('/url/:id/delete', validate({ params: idParams }), async (req, res) => {
-    await deleteLink(currentUser(req).id, Number(req.params.id), cache);
+    await deleteLink(currentUser(req).id, Number(req.params.id), cache, deps.visits);
     sendMessage(res, 'Link has been successfully deleted.');
   });
 

@@ -2,11 +2,11 @@ import { unassignEverywhere } from '../channels/channels.service';
 import { conflict } from '../shared/errors/app-error';
 import { findOwned, listOwned } from '../shared/db/owned';
 import type { PageQuery } from '../shared/http/pagination';
+import type { Visits } from '../shared/visits/visit-recorder';
 import { nextId } from '../shared/ids/counter.model';
 import { hashPassword } from '../shared/secrets';
 import { allocateAlias, linkAliasScope } from './aliases';
 import { linkCacheKey } from './link-cache';
-import { forgetLinkVisits } from './link-visits';
 import { originsOf, resolveRequestedDomain } from './link-domains';
 import { DEFAULT_DOMAIN_ID, Link, type LinkRecord } from './link.model';
 import type { LinkCreate, LinkUpdate } from './links.schemas';
@@ -101,17 +101,18 @@ export async function updateLink(
   await cache.invalidate(cacheKeysOf(link));
 }
 
-/** Deletes the link; its alias stays reserved, and it leaves its channels. */
+/** Deletes the link with its visits; its alias stays reserved, and it leaves its channels. */
 export async function deleteLink(
   userId: number,
   id: number,
   cache: LinkInvalidator,
+  visits: Pick<Visits, 'deleteVisits'>,
 ): Promise<void> {
   const link = await findOwned(Link, userId, id, 'Link');
   await Link.deleteOne({ id, userId });
   await cache.invalidate(cacheKeysOf(link));
   await unassignEverywhere('links', id);
-  await forgetLinkVisits(id);
+  await visits.deleteVisits({ kind: 'link', id });
 }
 
 /**

@@ -4,7 +4,6 @@ import { brandedDomainOf, sendPublicNotFound } from '../shared/http/public-conte
 import { verifyPassword } from '../shared/secrets';
 import { linkCacheFor, linkCacheKey, type LinkTarget } from './link-cache';
 import { DEFAULT_DOMAIN_ID } from './link.model';
-import { recordLinkClick } from './link-visits';
 import { findLinkTarget } from './links.service';
 import { PasswordGuard } from './password-guard';
 import { ALIAS_SHAPE, decideRedirect, toLinkTarget } from './redirect';
@@ -16,7 +15,8 @@ import { sendLinkGone, sendPasswordForm, sendTooManyAttempts } from './redirect.
  */
 export function redirectRouter(deps: AppDeps): Router {
   const cache = linkCacheFor(deps);
-  const guard = new PasswordGuard(deps.redis, deps.keys, deps.config.visitorSalt);
+  // The counters live 15 minutes; the hash only keeps raw addresses out of Redis key names.
+  const guard = new PasswordGuard(deps.redis, deps.keys, deps.config.visitorSalt ?? '');
   const router = Router();
 
   async function resolve(req: Request, res: Response): Promise<LinkTarget | null> {
@@ -30,7 +30,7 @@ export function redirectRouter(deps: AppDeps): Router {
 
   function redirect(req: Request, res: Response, target: LinkTarget): void {
     // HEAD is what link unfurlers and monitors send: not a visit.
-    if (req.method !== 'HEAD') recordLinkClick(deps, target.id, req);
+    if (req.method !== 'HEAD') deps.visits.record({ kind: 'link', id: target.id }, req);
     res.setHeader('Cache-Control', 'private, no-store');
     res.redirect(302, target.url);
   }

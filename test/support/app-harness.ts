@@ -7,6 +7,7 @@ import { createRedis, waitForRedis } from '../../src/shared/infra/redis';
 import { RedisKeys } from '../../src/shared/infra/redis-keys';
 import { listen } from '../../src/server';
 import { baseEnv } from './environment';
+import { createVisits } from '../../src/shared/visits/visit-recorder';
 
 export interface TestApp {
   url: string;
@@ -24,11 +25,20 @@ export async function startTestApp(
   const redis: Redis = extra.redis ?? createRedis(config.redisUrl);
   redis.on('error', () => undefined);
   if (!extra.redis) await waitForRedis(redis);
+  const logger = createLogger(config.logLevel);
+  const keys = new RedisKeys(config.redisPrefix);
   const deps: AppDeps = {
     config,
-    logger: createLogger(config.logLevel),
+    logger,
     redis,
-    keys: new RedisKeys(config.redisPrefix),
+    keys,
+    visits: createVisits({
+      redis,
+      keys,
+      logger,
+      salt: 'test-visitor-salt',
+      countryHeader: config.countryHeader,
+    }),
     ...extra,
   };
   const server = await listen(createApp(deps), 0, '127.0.0.1');
