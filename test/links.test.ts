@@ -162,7 +162,12 @@ describe('short links API', () => {
       [
         'domain is not a URL',
         { url: 'https://example.com/', domain: 'go.example.com' },
-        'domain must be a valid uri with a scheme matching the http|https pattern',
+        'domain must start with http:// or https://',
+      ],
+      [
+        'domain has a path',
+        { url: 'https://example.com/', domain: 'https://go.example.com/x' },
+        'domain must be a host only, without a path, query or fragment',
       ],
       ['a field is unknown', { url: 'https://example.com/', alias: 'abc' }, 'alias is not allowed'],
     ];

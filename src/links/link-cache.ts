@@ -19,6 +19,11 @@ interface Entry {
 
 export interface LinkCacheOptions {
   ttlMs?: number;
+  /**
+   * For "no such alias". Short, because one change is not published: deleting a branded domain
+   * lets its links answer on PUBLIC_URL, within the same bound as the domains' own host cache.
+   */
+  negativeTtlMs?: number;
   maxEntries?: number;
 }
 
@@ -39,6 +44,7 @@ export class LinkCache {
   private readonly entries = new Map<string, Entry>();
   private readonly loading = new Map<string, Promise<LinkTarget | null>>();
   private readonly ttlMs: number;
+  private readonly negativeTtlMs: number;
   private readonly maxEntries: number;
   private subscriber: Redis | undefined;
   private live = false;
@@ -53,6 +59,7 @@ export class LinkCache {
     options: LinkCacheOptions = {},
   ) {
     this.ttlMs = options.ttlMs ?? 60_000;
+    this.negativeTtlMs = options.negativeTtlMs ?? 5_000;
     this.maxEntries = options.maxEntries ?? 50_000;
   }
 
@@ -60,7 +67,7 @@ export class LinkCache {
   async resolve(key: string, load: () => Promise<LinkTarget | null>): Promise<LinkTarget | null> {
     this.start();
     const hit = this.entries.get(key);
-    if (hit && this.live && Date.now() - hit.storedAt < this.ttlMs) return hit.target;
+    if (hit && this.live && Date.now() - hit.storedAt < this.ttlOf(hit)) return hit.target;
     if (hit) this.entries.delete(key);
     const pending = this.loading.get(key);
     if (pending) return pending;
@@ -96,6 +103,10 @@ export class LinkCache {
 
   get size(): number {
     return this.entries.size;
+  }
+
+  private ttlOf(entry: Entry): number {
+    return entry.target ? this.ttlMs : this.negativeTtlMs;
   }
 
   private forget(key: string): void {

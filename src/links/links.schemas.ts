@@ -51,10 +51,8 @@ export const linkCreateSchema = Joi.object<LinkCreate>({
   custom: Joi.string().pattern(CUSTOM_ALIAS_PATTERN).messages({
     'string.pattern.base': 'custom must be 3-64 letters, digits, hyphens or underscores',
   }),
-  domain: Joi.string()
-    .trim()
-    .max(255)
-    .uri({ scheme: ['http', 'https'] }),
+  // Its form is checked where it is looked up, by the domains module's normaliser.
+  domain: Joi.string().trim().min(1).max(255),
   title,
   expiry: dateTimeInput,
   password,

@@ -41,11 +41,12 @@ export function submitPassword(
   app: TestApp,
   alias: string,
   password: string,
+  headers: Record<string, string> = {},
 ): Promise<TestResponse> {
   return request(app.url, `/${alias}`, {
     method: 'POST',
     rawBody: new URLSearchParams({ password }).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
   });
 }
 

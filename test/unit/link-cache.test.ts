@@ -59,6 +59,23 @@ describe('unit: link cache', () => {
     expect(calls).to.equal(1);
   });
 
+  it('reloads an unknown alias after its own, shorter TTL', async () => {
+    const cache = new LinkCache(redis, channel, logger, { negativeTtlMs: 0 });
+    await cache.whenLive();
+    let calls = 0;
+    const load = async () => {
+      calls += 1;
+      return null;
+    };
+    await cache.resolve('0:none', load);
+    await cache.resolve('0:none', load);
+    expect(calls).to.equal(2);
+    const { calls: found, load: loadFound } = counting('https://a.example/');
+    await cache.resolve('0:a', loadFound);
+    await cache.resolve('0:a', loadFound);
+    expect(found.n).to.equal(1);
+  });
+
   it('reloads after the TTL', async () => {
     const cache = new LinkCache(redis, channel, logger, { ttlMs: 0 });
     await cache.whenLive();
