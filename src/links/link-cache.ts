@@ -63,12 +63,23 @@ export class LinkCache {
     this.maxEntries = options.maxEntries ?? 50_000;
   }
 
-  /** The cached target, or loads it once however many requests ask at the same moment. */
-  async resolve(key: string, load: () => Promise<LinkTarget | null>): Promise<LinkTarget | null> {
+  /**
+   * The cached answer without waiting (the redirect's fast path): a target, null for "no such
+   * alias", or undefined when it must be loaded.
+   */
+  peek(key: string): LinkTarget | null | undefined {
     this.start();
     const hit = this.entries.get(key);
-    if (hit && this.live && Date.now() - hit.storedAt < this.ttlOf(hit)) return hit.target;
-    if (hit) this.entries.delete(key);
+    if (!hit) return undefined;
+    if (this.live && Date.now() - hit.storedAt < this.ttlOf(hit)) return hit.target;
+    this.entries.delete(key);
+    return undefined;
+  }
+
+  /** The cached target, or loads it once however many requests ask at the same moment. */
+  async resolve(key: string, load: () => Promise<LinkTarget | null>): Promise<LinkTarget | null> {
+    const hit = this.peek(key);
+    if (hit !== undefined) return hit;
     const pending = this.loading.get(key);
     if (pending) return pending;
     const generation = this.generation;

@@ -19,29 +19,45 @@ export function redirectRouter(deps: AppDeps): Router {
   const guard = new PasswordGuard(deps.redis, deps.keys, deps.config.visitorSalt ?? '');
   const router = Router();
 
-  async function resolve(req: Request, res: Response): Promise<LinkTarget | null> {
+  function cacheKeyOf(req: Request, res: Response): string | null {
     const alias = req.params.alias as string;
     if (!ALIAS_SHAPE.test(alias)) return null;
-    const domainId = brandedDomainOf(res)?.id ?? DEFAULT_DOMAIN_ID;
-    return cache.resolve(linkCacheKey(domainId, alias), async () =>
-      toLinkTarget(await findLinkTarget(domainId, alias)),
-    );
+    return linkCacheKey(brandedDomainOf(res)?.id ?? DEFAULT_DOMAIN_ID, alias);
   }
 
+  async function resolve(req: Request, res: Response): Promise<LinkTarget | null> {
+    const key = cacheKeyOf(req, res);
+    if (!key) return null;
+    const domainId = brandedDomainOf(res)?.id ?? DEFAULT_DOMAIN_ID;
+    const alias = req.params.alias as string;
+    return cache.resolve(key, async () => toLinkTarget(await findLinkTarget(domainId, alias)));
+  }
+
+  /** A bare 302: no content negotiation nor body, since nobody reads a redirect's body. */
   function redirect(req: Request, res: Response, target: LinkTarget): void {
     // HEAD is what link unfurlers and monitors send: not a visit.
     if (req.method !== 'HEAD') deps.visits.record({ kind: 'link', id: target.id }, req);
+    res.statusCode = 302;
+    res.setHeader('Location', target.url);
     res.setHeader('Cache-Control', 'private, no-store');
-    res.redirect(302, target.url);
+    res.setHeader('Content-Length', '0');
+    res.end();
   }
 
-  router.get('/:alias', async (req, res) => {
-    const target = await resolve(req, res);
+  function answer(req: Request, res: Response, target: LinkTarget | null): void {
     if (!target) return sendPublicNotFound(res, req.path);
     const decision = decideRedirect(target, Date.now());
     if (decision.kind === 'gone') return sendLinkGone(res);
-    if (decision.kind === 'password') return sendPasswordForm(res, 200, req.params.alias);
+    if (decision.kind === 'password') return sendPasswordForm(res, 200, req.params.alias as string);
     redirect(req, res, target);
+  }
+
+  // Synchronous when the link is cached: the steady state costs no promise and no I/O but the click.
+  router.get('/:alias', (req, res) => {
+    const key = cacheKeyOf(req, res);
+    const cached = key ? cache.peek(key) : null;
+    if (cached !== undefined) return answer(req, res, cached);
+    return resolve(req, res).then((target) => answer(req, res, target));
   });
 
   router.post(

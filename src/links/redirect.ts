@@ -14,11 +14,19 @@ export function decideRedirect(target: LinkTarget, now: number): RedirectDecisio
   return { kind: 'redirect', url: target.url };
 }
 
+/**
+ * Long URLs were validated as RFC 3986 URIs, so they are already safe as a Location header; the
+ * encoding is a guard for records written by other means.
+ */
+function headerSafe(url: string): string {
+  return /^[\x21-\x7e]+$/.test(url) ? url : encodeURI(url);
+}
+
 export function toLinkTarget(link: LinkRecord | null): LinkTarget | null {
   if (!link) return null;
   return {
     id: link.id,
-    url: link.url,
+    url: headerSafe(link.url),
     expiresAt: link.expiry ? link.expiry.getTime() : null,
     passwordHash: link.passwordHash ?? null,
   };

@@ -38,6 +38,16 @@ describe('unit: link cache', () => {
     expect(calls.n).to.equal(1);
   });
 
+  it('answers a cached entry synchronously with peek, and undefined for what must be loaded', async () => {
+    const cache = new LinkCache(redis, channel, logger);
+    await cache.whenLive();
+    expect(cache.peek('0:a')).to.equal(undefined);
+    await cache.resolve('0:a', async () => target('https://a.example/'));
+    await cache.resolve('0:none', async () => null);
+    expect(cache.peek('0:a')).to.deep.equal(target('https://a.example/'));
+    expect(cache.peek('0:none')).to.equal(null);
+  });
+
   it('shares one load between simultaneous requests', async () => {
     const cache = new LinkCache(redis, channel, logger);
     await cache.whenLive();
