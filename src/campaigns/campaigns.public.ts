@@ -12,7 +12,7 @@ import {
   findPublicCampaign,
   LIST_PAGE_LIMIT,
 } from './campaigns.service';
-import { pickInRotation } from './rotation';
+import { pickInRotation, rotatorCounterKey } from './rotation';
 
 /** Visitor side of campaigns: the rotator `/r/{slug}` and the public list page. */
 export function campaignsPublicRouter(deps: AppDeps): Router {
@@ -25,7 +25,7 @@ export function campaignsPublicRouter(deps: AppDeps): Router {
     if (!campaign) return sendPublicNotFound(res, req.path);
     const link = await pickInRotation(
       deps.redis,
-      deps.keys.key('campaigns', 'rotator', campaign.id),
+      rotatorCounterKey(deps.keys, campaign.id),
       await campaignLinks(campaign.id),
       new Date(),
     );

@@ -21,8 +21,9 @@ import {
   listCampaigns,
   updateCampaign,
 } from './campaigns.service';
+import { rotatorCounterKey } from './rotation';
 
-export function campaignsRouter({ config }: AppDeps): Router {
+export function campaignsRouter({ config, redis, keys }: AppDeps): Router {
   const { publicUrl } = config;
   const router = Router();
 
@@ -62,7 +63,9 @@ export function campaignsRouter({ config }: AppDeps): Router {
   );
 
   router.delete('/campaign/:id/delete', validate({ params: idParams }), async (req, res) => {
-    await deleteCampaign(currentUser(req).id, Number(req.params.id));
+    const id = Number(req.params.id);
+    await deleteCampaign(currentUser(req).id, id);
+    await redis.del(rotatorCounterKey(keys, id));
     sendMessage(res, 'Campaign has been successfully deleted.');
   });
 

@@ -1,5 +1,11 @@
 import type { Redis } from 'ioredis';
 import type { LinkRecord } from '../links/link.model';
+import type { RedisKeys } from '../shared/infra/redis-keys';
+
+/** The campaign's turn counter, shared by every API process. */
+export function rotatorCounterKey(keys: RedisKeys, campaignId: number): string {
+  return keys.key('campaigns', 'rotator', campaignId);
+}
 
 /**
  * Round robin over the campaign's links (ordered by id) with one Redis counter, so every API
