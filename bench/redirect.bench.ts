@@ -29,12 +29,8 @@ const CONNECTIONS = 10;
 const DURATION_S = 10;
 const WARMUP_S = 3;
 const TARGET_RATIO = 0.4;
-/**
- * The drainer's default batch is 500. On the embedded engine every write to a collection costs
- * time proportional to the collection's size (see docs/mongodb-compatibility.md), so the growing
- * visits collection needs larger batches to keep up; BENCH_DRAINER_BATCH=500 shows the default.
- */
-const DRAINER_BATCH = Number(process.env.BENCH_DRAINER_BATCH ?? 5000);
+/** The worker's drainer batch (500) unless BENCH_DRAINER_BATCH says otherwise. */
+const DRAINER_BATCH = Number(process.env.BENCH_DRAINER_BATCH ?? 500);
 /**
  * BENCH_PAUSE_DRAINER=1 stops the drainer during the load (and resumes it after): the API
  * process's own cost, without the drainer and the engine competing for the machine's cores.
