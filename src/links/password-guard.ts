@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '../shared/infra/redis-keys';
 
@@ -24,12 +23,13 @@ export class PasswordGuard {
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
-    private readonly salt: string,
+    /** A keyed hash of the client address (the visits module's), so no address reaches Redis. */
+    private readonly hashClient: (ip: string) => string,
     private readonly limits: PasswordGuardLimits = DEFAULT_PASSWORD_LIMITS,
   ) {}
 
   private keysFor(linkId: number, ip: string): [string, string] {
-    const client = createHash('sha256').update(`${this.salt}:${ip}`).digest('hex').slice(0, 32);
+    const client = this.hashClient(ip);
     return [
       this.keys.key('links', 'pw', linkId, 'ip', client),
       this.keys.key('links', 'pw', linkId, 'all'),

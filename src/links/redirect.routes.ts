@@ -15,8 +15,7 @@ import { sendLinkGone, sendPasswordForm, sendTooManyAttempts } from './redirect.
  */
 export function redirectRouter(deps: AppDeps): Router {
   const cache = linkCacheFor(deps);
-  // The counters live 15 minutes; the hash only keeps raw addresses out of Redis key names.
-  const guard = new PasswordGuard(deps.redis, deps.keys, deps.config.visitorSalt ?? '');
+  const guard = new PasswordGuard(deps.redis, deps.keys, (ip) => deps.visits.hashAddress(ip));
   const router = Router();
 
   function cacheKeyOf(req: Request, res: Response): string | null {

@@ -18,6 +18,8 @@ export interface Visits extends VisitRecorder {
   getStatistics(target: VisitTarget): Promise<Statistics>;
   getClickCounts(kind: VisitKind, ids: number[]): Promise<Map<number, number>>;
   deleteVisits(target: VisitTarget): Promise<void>;
+  /** The deployment's keyed hash of a client address, for anything that must tell clients apart. */
+  hashAddress(ip: string): string;
 }
 
 export interface VisitRecorderOptions {
@@ -82,5 +84,6 @@ export function createVisits(options: VisitRecorderOptions): Visits {
     getStatistics: (target) => getStatistics(target, redis, keys),
     getClickCounts: (kind, ids) => getClickCounts(kind, ids),
     deleteVisits: (target) => deleteVisits(target, redis, keys),
+    hashAddress: (ip) => hashVisitor(salt, ip, ''),
   };
 }
