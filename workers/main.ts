@@ -2,7 +2,9 @@ import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/shared/infra/database';
 import { createLogger } from '../src/shared/infra/logger';
 import { createWorkerRedis } from '../src/shared/infra/redis';
+import { RedisKeys } from '../src/shared/infra/redis-keys';
 import { onShutdown } from '../src/shared/infra/shutdown';
+import { startQrRenderWorker } from './qr-render/qr-render.worker';
 
 /** The worker process: config -> connections -> workers -> graceful shutdown. */
 async function main(): Promise<void> {
@@ -11,8 +13,17 @@ async function main(): Promise<void> {
   const database = await openDatabase(config, logger, 'shared');
   const redis = createWorkerRedis(config.redisUrl);
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+  const keys = new RedisKeys(config.redisPrefix);
+
+  // What this process runs; each returns a handle that closes it.
+  const running = [startQrRenderWorker({ config, logger, connection: redis, keys })];
+
   logger.info('linkqr worker started');
-  onShutdown(logger, config.shutdownTimeoutMs, [() => redis.quit(), () => database.close()]);
+  onShutdown(logger, config.shutdownTimeoutMs, [
+    () => Promise.all(running.map((r) => r.close())),
+    () => redis.quit(),
+    () => database.close(),
+  ]);
 }
 
 main().catch((err: unknown) => {
