@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Config } from './config';
+import type { QrRenderQueue } from './qr-codes/qr-codes.jobs';
 import type { Logger } from './shared/infra/logger';
 import type { RedisKeys } from './shared/infra/redis-keys';
 
@@ -9,4 +10,6 @@ export interface AppDeps {
   logger: Logger;
   redis: Redis;
   keys: RedisKeys;
+  /** Producer of QR render jobs (the worker process consumes them). */
+  qrQueue: QrRenderQueue;
 }

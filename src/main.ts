@@ -5,6 +5,7 @@ import { createLogger } from './shared/infra/logger';
 import { createRedis, waitForRedis } from './shared/infra/redis';
 import { RedisKeys } from './shared/infra/redis-keys';
 import { onShutdown } from './shared/infra/shutdown';
+import { createQrRenderQueue } from './qr-codes/qr-codes.jobs';
 import { listen } from './server';
 
 /** The API process: config -> connections -> app -> listen -> graceful shutdown. */
@@ -16,12 +17,15 @@ export async function main(): Promise<void> {
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
   await waitForRedis(redis);
 
-  const app = createApp({ config, logger, redis, keys: new RedisKeys(config.redisPrefix) });
+  const keys = new RedisKeys(config.redisPrefix);
+  const qrQueue = createQrRenderQueue({ connection: redis, keys, logger });
+  const app = createApp({ config, logger, redis, keys, qrQueue });
   const server = await listen(app, config.port);
   logger.info({ port: server.port, publicUrl: config.publicUrl }, 'linkqr API listening');
 
   onShutdown(logger, config.shutdownTimeoutMs, [
     () => server.close(),
+    () => qrQueue.close(),
     () => redis.quit(),
     () => database.close(),
   ]);

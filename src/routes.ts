@@ -1,20 +1,24 @@
 import { Router } from 'express';
 import { accountRouter } from './account/account.routes';
 import type { AppDeps } from './deps';
+import { qrCodesRouter } from './qr-codes/qr-codes.routes';
+import { qrPublicRouter } from './qr-codes/qr-public.routes';
 import { publicNotFound } from './shared/http/public-context';
 
 /** Every resource's API router, mounted under /api behind auth and the rate limiter. */
-export function apiRoutes(_deps: AppDeps): Router {
+export function apiRoutes(deps: AppDeps): Router {
   const api = Router();
   api.use(accountRouter());
+  api.use(qrCodesRouter(deps));
   return api;
 }
 
 /** Pages and redirects visitors reach without a key (short links, QR images, ...). */
-export function publicRoutes(_deps: AppDeps): Router {
+export function publicRoutes(deps: AppDeps): Router {
   const site = Router();
   // Order matters: branded-domain host resolution first, fixed prefixes next, the
   // catch-all `/:alias` of short links last, then the visitor 404.
+  site.use(qrPublicRouter(deps));
   site.use(publicNotFound);
   return site;
 }
