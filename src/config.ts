@@ -22,10 +22,13 @@ export interface Config {
   readonly domainCheck: 'dns' | 'off';
   readonly domainTargets: readonly string[];
   readonly countryHeader: string | undefined;
-  readonly visitorSalt: string;
+  /** Unset: a random salt is created once per database (see visit-salt.ts). */
+  readonly visitorSalt: string | undefined;
   readonly logoDir: string;
   readonly logoAllowPrivate: boolean;
   readonly qrConcurrency: number;
+  /** Where `npm start` leaves the embedded engine's address for the CLI. */
+  readonly runtimeDir: string;
 }
 
 const planMap = Joi.object().pattern(
@@ -66,6 +69,7 @@ const schema = Joi.object({
   LOGO_DIR: Joi.string().default('./data/logos'),
   LOGO_ALLOW_PRIVATE: Joi.string().valid('0', '1', 'true', 'false').default('0'),
   QR_CONCURRENCY: Joi.number().integer().min(1).max(64).default(2),
+  RUNTIME_DIR: Joi.string().default('./data'),
 }).unknown(true);
 
 export class ConfigError extends Error {
@@ -118,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     LOGO_DIR: string;
     LOGO_ALLOW_PRIVATE: string;
     QR_CONCURRENCY: number;
+    RUNTIME_DIR: string;
   };
   const publicUrl = (v.PUBLIC_URL ?? `http://localhost:${v.PORT}`).replace(/\/+$/, '');
   return Object.freeze({
@@ -143,10 +148,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         .filter(Boolean),
     ),
     countryHeader: v.COUNTRY_HEADER?.toLowerCase(),
-    // Without a configured salt, visitor hashes still never reveal an IP; they just change per deployment.
-    visitorSalt: v.VISITOR_SALT ?? 'linkqr-default-visitor-salt',
+    visitorSalt: v.VISITOR_SALT,
     logoDir: v.LOGO_DIR,
     logoAllowPrivate: v.LOGO_ALLOW_PRIVATE === '1' || v.LOGO_ALLOW_PRIVATE === 'true',
     qrConcurrency: v.QR_CONCURRENCY,
+    runtimeDir: v.RUNTIME_DIR,
   });
 }
+
+/** Every environment variable the service reads (for documentation and deployment checks). */
+export const configVariables: readonly string[] = Object.keys(
+  (schema.describe() as { keys: Record<string, unknown> }).keys,
+);

@@ -1,8 +1,10 @@
 import type { Redis } from 'ioredis';
 import type { Config } from './config';
+import type { DomainResolver } from './domains/domain-check';
 import type { QrRenderQueue } from './qr-codes/qr-codes.jobs';
 import type { Logger } from './shared/infra/logger';
 import type { RedisKeys } from './shared/infra/redis-keys';
+import type { Visits } from './shared/visits/visit-recorder';
 
 /** Everything a request handler may reach; built in main.ts (or by the tests) and passed down. */
 export interface AppDeps {
@@ -10,6 +12,10 @@ export interface AppDeps {
   logger: Logger;
   redis: Redis;
   keys: RedisKeys;
+  /** Records link clicks and QR scans; reads their statistics. */
+  visits: Visits;
+  /** DNS lookups for the branded-domain check; the system resolver when absent. */
+  domainResolver?: DomainResolver;
   /** Producer of QR render jobs (the worker process consumes them). */
   qrQueue: QrRenderQueue;
 }

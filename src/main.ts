@@ -7,6 +7,8 @@ import { RedisKeys } from './shared/infra/redis-keys';
 import { onShutdown } from './shared/infra/shutdown';
 import { createQrRenderQueue } from './qr-codes/qr-codes.jobs';
 import { listen } from './server';
+import { createVisits } from './shared/visits/visit-recorder';
+import { loadVisitorSalt } from './shared/visits/visit-salt';
 
 /** The API process: config -> connections -> app -> listen -> graceful shutdown. */
 export async function main(): Promise<void> {
@@ -18,8 +20,10 @@ export async function main(): Promise<void> {
   await waitForRedis(redis);
 
   const keys = new RedisKeys(config.redisPrefix);
+  const salt = await loadVisitorSalt(config.visitorSalt);
+  const visits = createVisits({ redis, keys, logger, salt, countryHeader: config.countryHeader });
   const qrQueue = createQrRenderQueue({ connection: redis, keys, logger });
-  const app = createApp({ config, logger, redis, keys, qrQueue });
+  const app = createApp({ config, logger, redis, keys, visits, qrQueue });
   const server = await listen(app, config.port);
   logger.info({ port: server.port, publicUrl: config.publicUrl }, 'linkqr API listening');
 

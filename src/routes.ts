@@ -1,14 +1,20 @@
 import { Router } from 'express';
 import { accountRouter } from './account/account.routes';
 import type { AppDeps } from './deps';
+import { domainHost } from './domains/domain-host.middleware';
+import { domainsRouter } from './domains/domains.routes';
+import { overlaysRouter } from './overlays/overlays.routes';
+import { pixelsRouter } from './pixels/pixels.routes';
 import { qrCodesRouter } from './qr-codes/qr-codes.routes';
 import { qrPublicRouter } from './qr-codes/qr-public.routes';
 import { publicNotFound } from './shared/http/public-context';
+import { splashRouter } from './splash/splash.routes';
 
 /** Every resource's API router, mounted under /api behind auth and the rate limiter. */
 export function apiRoutes(deps: AppDeps): Router {
   const api = Router();
   api.use(accountRouter());
+  api.use(domainsRouter(deps), pixelsRouter(), overlaysRouter(), splashRouter());
   api.use(qrCodesRouter(deps));
   return api;
 }
@@ -18,6 +24,7 @@ export function publicRoutes(deps: AppDeps): Router {
   const site = Router();
   // Order matters: branded-domain host resolution first, fixed prefixes next, the
   // catch-all `/:alias` of short links last, then the visitor 404.
+  site.use(domainHost(deps.config));
   site.use(qrPublicRouter(deps));
   site.use(publicNotFound);
   return site;

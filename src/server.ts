@@ -21,7 +21,13 @@ export function listen(app: Express, port: number, host?: string): Promise<Runni
         port: actualPort,
         close: () =>
           new Promise<void>((done, fail) => {
-            server.close((err) => (err ? fail(err) : done()));
+            // Keep-alive sockets of requests still running become idle only when those finish.
+            const sweep = setInterval(() => server.closeIdleConnections(), 50);
+            server.close((err) => {
+              clearInterval(sweep);
+              if (err) fail(err);
+              else done();
+            });
             server.closeIdleConnections();
           }),
       });

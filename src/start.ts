@@ -18,7 +18,7 @@ async function start(): Promise<void> {
     const engine = await startEmbeddedMongo();
     env.MONGODB_URI = engine.uri;
     stopEngine = engine.stop;
-    writeEmbeddedUri(engine.uri);
+    writeEmbeddedUri(config.runtimeDir, engine.uri);
     logger.warn(
       { uri: engine.uri },
       'MONGODB_URI is not set: using the embedded in-memory engine. Data is NOT persisted and is lost when the service stops.',
@@ -45,7 +45,7 @@ async function start(): Promise<void> {
           }),
       ),
     );
-    removeEmbeddedUri();
+    removeEmbeddedUri(config.runtimeDir);
     await stopEngine?.();
     process.exit(code);
   };

@@ -4,6 +4,7 @@ import { createLogger } from '../src/shared/infra/logger';
 import { createWorkerRedis } from '../src/shared/infra/redis';
 import { RedisKeys } from '../src/shared/infra/redis-keys';
 import { onShutdown } from '../src/shared/infra/shutdown';
+import { VisitDrainer } from '../src/shared/visits/visit-drainer';
 import { startQrRenderWorker } from './qr-render/qr-render.worker';
 
 /** The worker process: config -> connections -> workers -> graceful shutdown. */
@@ -14,13 +15,14 @@ async function main(): Promise<void> {
   const redis = createWorkerRedis(config.redisUrl);
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
   const keys = new RedisKeys(config.redisPrefix);
-
-  // What this process runs; each returns a handle that closes it.
-  const running = [startQrRenderWorker({ config, logger, connection: redis, keys })];
-
+  const drainer = new VisitDrainer({ redis, keys, logger });
+  drainer.start();
+  // The render worker opens its own connections: the drainer blocks on this one.
+  const qrWorker = startQrRenderWorker({ config, logger, keys });
   logger.info('linkqr worker started');
   onShutdown(logger, config.shutdownTimeoutMs, [
-    () => Promise.all(running.map((r) => r.close())),
+    () => qrWorker.close(),
+    () => drainer.stop(),
     () => redis.quit(),
     () => database.close(),
   ]);

@@ -1,5 +1,7 @@
+import { overlayAdd } from '../overlays/overlays.cli';
+import { splashAdd } from '../splash/splash.cli';
 import { keyRotate, userCreate } from '../users/users.cli';
 import type { CliCommand } from './command';
 
 /** Every operator command; a resource adds its own by listing it here. */
-export const commands: readonly CliCommand[] = [userCreate, keyRotate];
+export const commands: readonly CliCommand[] = [userCreate, keyRotate, overlayAdd, splashAdd];

@@ -8,6 +8,7 @@ import { createRedis, waitForRedis } from '../../src/shared/infra/redis';
 import { RedisKeys } from '../../src/shared/infra/redis-keys';
 import { listen } from '../../src/server';
 import { baseEnv } from './environment';
+import { createVisits } from '../../src/shared/visits/visit-recorder';
 
 export interface TestApp {
   url: string;
@@ -32,6 +33,13 @@ export async function startTestApp(
     logger,
     redis,
     keys,
+    visits: createVisits({
+      redis,
+      keys,
+      logger,
+      salt: 'test-visitor-salt',
+      countryHeader: config.countryHeader,
+    }),
     qrQueue: extra.qrQueue ?? createQrRenderQueue({ connection: redis, keys, logger }),
     ...extra,
   };

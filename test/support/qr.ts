@@ -2,7 +2,6 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import jsQR from 'jsqr';
 import sharp from 'sharp';
-import { createWorkerRedis } from '../../src/shared/infra/redis';
 import {
   startQrRenderWorker,
   type QrRenderWorker,
@@ -13,19 +12,10 @@ import { client } from './http';
 
 /** A real render worker consuming the test app's queue, in this process. */
 export function startQrWorker(app: TestApp, options: QrRenderWorkerOptions = {}): QrRenderWorker {
-  const connection = createWorkerRedis(app.config.redisUrl);
-  connection.on('error', () => undefined);
-  const worker = startQrRenderWorker(
-    { config: app.config, logger: app.deps.logger, connection, keys: app.deps.keys },
+  return startQrRenderWorker(
+    { config: app.config, logger: app.deps.logger, keys: app.deps.keys },
     { stalledInterval: 1000, lockDuration: 5000, ...options },
   );
-  return {
-    sweep: () => worker.sweep(),
-    async close() {
-      await worker.close();
-      connection.disconnect();
-    },
-  };
 }
 
 export interface QrDetails {

@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { Config } from '../../src/config';
 import type { Logger } from '../../src/shared/infra/logger';
+import { createWorkerRedis } from '../../src/shared/infra/redis';
 import type { RedisKeys } from '../../src/shared/infra/redis-keys';
 import { QrCode } from '../../src/qr-codes/qr-code.model';
 import {
@@ -18,8 +18,6 @@ import { createRenderPool } from './render-pool';
 export interface QrRenderWorkerDeps {
   config: Config;
   logger: Logger;
-  /** A worker connection (`createWorkerRedis`): blocking commands must never time out. */
-  connection: Redis;
   keys: RedisKeys;
 }
 
@@ -64,7 +62,11 @@ export function startQrRenderWorker(
   deps: QrRenderWorkerDeps,
   options: QrRenderWorkerOptions = {},
 ): QrRenderWorker {
-  const { config, logger, connection, keys } = deps;
+  const { config, logger, keys } = deps;
+  // A connection of its own (BullMQ adds a blocking one): another component may block on a
+  // shared one, and a worker connection must never cut a blocking command short.
+  const connection = createWorkerRedis(config.redisUrl);
+  connection.on('error', (err) => logger.warn({ err: err.message }, 'qr worker redis error'));
   const concurrency = options.concurrency ?? config.qrConcurrency;
   // More render threads than cores would only queue for the CPU.
   const pool = createRenderPool(Math.max(1, Math.min(concurrency, availableParallelism())));
@@ -104,6 +106,7 @@ export function startQrRenderWorker(
       await worker.close();
       await queue.close();
       await pool.close();
+      await connection.quit().catch(() => connection.disconnect());
     },
   };
 }

@@ -2,29 +2,44 @@ import { Schema, model } from 'mongoose';
 
 const counterSchema = new Schema(
   { _id: { type: String, required: true }, seq: { type: Number, required: true } },
-  {
-    versionKey: false,
-    collection: 'counters',
-  },
+  { versionKey: false, collection: 'counters' },
 );
 
 export const Counter = model('Counter', counterSchema);
 
-/** Allocates the next integer id of a resource type; one atomic `$inc`, so concurrent creates never share one. */
-export async function nextId(resource: string, attempt = 0): Promise<number> {
-  let doc;
+async function increment(resource: string, attempt = 0): Promise<number> {
   try {
-    doc = await Counter.findOneAndUpdate(
+    const doc = await Counter.findOneAndUpdate(
       { _id: resource },
       { $inc: { seq: 1 } },
       { upsert: true, returnDocument: 'after', lean: true },
     );
+    if (!doc) throw new Error(`counter ${resource} was not allocated`);
+    return doc.seq;
   } catch (err) {
     // Two first-ever upserts of one counter can race on _id; the loser simply increments again.
     if ((err as { code?: unknown }).code === 11000 && attempt < 3)
-      return nextId(resource, attempt + 1);
+      return increment(resource, attempt + 1);
     throw err;
   }
-  if (!doc) throw new Error(`counter ${resource} was not allocated`);
-  return doc.seq;
+}
+
+const pending = new Map<string, Promise<number>>();
+
+/**
+ * Allocates the next integer id of a resource type with one `$inc`. On MongoDB that is atomic
+ * by itself; the embedded engine applies concurrent increments correctly but may return the
+ * same value to two callers (docs/mongodb-compatibility.md), so allocations of one counter are
+ * also queued within the process. Every resource's `id` has a unique index as the last guard.
+ */
+export function nextId(resource: string): Promise<number> {
+  const previous = pending.get(resource) ?? Promise.resolve(0);
+  const next = previous.catch(() => 0).then(() => increment(resource));
+  pending.set(resource, next);
+  void next
+    .finally(() => {
+      if (pending.get(resource) === next) pending.delete(resource);
+    })
+    .catch(() => undefined);
+  return next;
 }

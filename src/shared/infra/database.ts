@@ -23,7 +23,7 @@ export async function openDatabase(
   let embedded: EmbeddedMongo | undefined;
   let uri = config.mongodbUri;
   if (!uri && embeddedMode === 'shared') {
-    uri = readEmbeddedUri();
+    uri = readEmbeddedUri(config.runtimeDir);
     if (!uri) {
       throw new Error(
         'MONGODB_URI is not set and no running linkqr service was found: start it with `npm start` first, or set MONGODB_URI',

@@ -2,24 +2,26 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * `npm start` writes the embedded engine's address here so the CLI, a separate process, can reach
- * the same in-memory database the running service uses.
+ * `npm start` writes the embedded engine's address into the runtime directory so the worker and
+ * the CLI, separate processes, reach the same in-memory database the running service uses.
  */
-export const EMBEDDED_URI_FILE = path.resolve('data', 'embedded-mongodb.uri');
-
-export function writeEmbeddedUri(uri: string): void {
-  fs.mkdirSync(path.dirname(EMBEDDED_URI_FILE), { recursive: true });
-  fs.writeFileSync(EMBEDDED_URI_FILE, `${uri}\n`, { mode: 0o600 });
+function uriFile(runtimeDir: string): string {
+  return path.resolve(runtimeDir, 'embedded-mongodb.uri');
 }
 
-export function readEmbeddedUri(): string | undefined {
+export function writeEmbeddedUri(runtimeDir: string, uri: string): void {
+  fs.mkdirSync(path.resolve(runtimeDir), { recursive: true });
+  fs.writeFileSync(uriFile(runtimeDir), `${uri}\n`, { mode: 0o600 });
+}
+
+export function readEmbeddedUri(runtimeDir: string): string | undefined {
   try {
-    return fs.readFileSync(EMBEDDED_URI_FILE, 'utf8').trim() || undefined;
+    return fs.readFileSync(uriFile(runtimeDir), 'utf8').trim() || undefined;
   } catch {
     return undefined;
   }
 }
 
-export function removeEmbeddedUri(): void {
-  fs.rmSync(EMBEDDED_URI_FILE, { force: true });
+export function removeEmbeddedUri(runtimeDir: string): void {
+  fs.rmSync(uriFile(runtimeDir), { force: true });
 }

@@ -1,0 +1,33 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Config } from '../config';
+import { setBrandedDomain } from '../shared/http/public-context';
+import { cachedDomainByHost } from './domain-cache';
+import { isBrandableHost } from './domain-name';
+import { findDomainByHost } from './domains.service';
+
+/**
+ * First of the public routes: on a branded domain, records it for the routes after it and sends
+ * the root to `redirectroot`. Requests on the service's own host (or on an IP address) pass
+ * straight through without any lookup, since short-link redirects there are the hot path.
+ */
+export function domainHost(config: Config): RequestHandler {
+  const serviceHost = new URL(config.publicUrl).hostname.toLowerCase();
+
+  async function serveBranded(host: string, req: Request, res: Response, next: NextFunction) {
+    const domain = await cachedDomainByHost(host, findDomainByHost);
+    if (!domain) return next();
+    setBrandedDomain(res, domain);
+    if (req.path === '/' && (req.method === 'GET' || req.method === 'HEAD')) {
+      return res.redirect(302, domain.redirectroot ?? config.publicUrl);
+    }
+    next();
+  }
+
+  return (req, res, next) => {
+    const hostname = req.hostname;
+    if (!hostname || hostname === serviceHost) return next();
+    const host = hostname.toLowerCase();
+    if (host === serviceHost || !isBrandableHost(host)) return next();
+    serveBranded(host, req, res, next).catch(next);
+  };
+}

@@ -1,0 +1,11 @@
+import type { BrandedDomainRecord } from './domain.model';
+
+/** A branded domain as the spec lists it (4.4); an unset redirect is `null`. */
+export function presentDomain(domain: BrandedDomainRecord) {
+  return {
+    id: domain.id,
+    domain: domain.domain,
+    redirectroot: domain.redirectroot ?? null,
+    redirect404: domain.redirect404 ?? null,
+  };
+}

@@ -1,0 +1,107 @@
+import type { Model } from 'mongoose';
+import { conflict, notFound } from '../shared/errors/app-error';
+import { deleteOwned, findOwned, listOwned } from '../shared/db/owned';
+import type { BrandedDomainContext } from '../shared/http/public-context';
+import type { PageQuery } from '../shared/http/pagination';
+import { nextId } from '../shared/ids/counter.model';
+import { forgetHost } from './domain-cache';
+import type { DomainVerifier } from './domain-check';
+import { BrandedDomain, type BrandedDomainRecord } from './domain.model';
+import { hostOf, normaliseDomain } from './domain-name';
+import type { DomainCreate, DomainUpdate } from './domains.schemas';
+
+export { normaliseDomain };
+
+// The owned-record helpers take a plain Model<T>; this schema has no version key to match it.
+const ownedDomains = BrandedDomain as Model<BrandedDomainRecord>;
+
+const LABEL = 'Domain';
+const TAKEN = 'domain is already registered';
+
+function isDuplicateKey(err: unknown): boolean {
+  return (err as { code?: unknown }).code === 11000;
+}
+
+/** `""` and `null` both mean "no redirect". */
+function redirectValue(value: string | null | undefined): string | null {
+  return value ? value : null;
+}
+
+export function listDomains(userId: number, query: PageQuery) {
+  return listOwned(ownedDomains, userId, query);
+}
+
+/** Claims a domain for the user: unique across the service, and verified to point here. */
+export async function createDomain(
+  userId: number,
+  input: DomainCreate,
+  verify: DomainVerifier,
+): Promise<BrandedDomainRecord> {
+  const domain = normaliseDomain(input.domain);
+  const host = hostOf(domain);
+  if (await BrandedDomain.exists({ host })) throw conflict(TAKEN);
+  await verify(host);
+  try {
+    const doc = await BrandedDomain.create({
+      id: await nextId('domains'),
+      userId,
+      domain,
+      host,
+      redirectroot: redirectValue(input.redirectroot),
+      redirect404: redirectValue(input.redirect404),
+      createdAt: new Date(),
+    });
+    return doc.toObject();
+  } catch (err) {
+    if (isDuplicateKey(err)) throw conflict(TAKEN);
+    throw err;
+  } finally {
+    // A visitor may have hit the host before it was claimed; that miss must not linger.
+    forgetHost(host);
+  }
+}
+
+export async function updateDomain(userId: number, id: number, change: DomainUpdate) {
+  const set: Record<string, string | null> = {};
+  if (change.redirectroot !== undefined) set.redirectroot = redirectValue(change.redirectroot);
+  if (change.redirect404 !== undefined) set.redirect404 = redirectValue(change.redirect404);
+  const doc = await BrandedDomain.findOneAndUpdate(
+    { id, userId },
+    { $set: set },
+    { returnDocument: 'after' },
+  ).lean();
+  if (!doc) throw notFound(`${LABEL} not found`);
+  forgetHost(doc.host);
+}
+
+/** Deletes the domain record only; links created on it are left to their own module. */
+export async function deleteDomain(userId: number, id: number): Promise<void> {
+  const doc = await findOwned(ownedDomains, userId, id, LABEL);
+  await deleteOwned(ownedDomains, userId, id, LABEL);
+  forgetHost(doc.host);
+}
+
+/**
+ * The caller's branded domain named by its URL (any scheme: the host identifies it), or null.
+ * A malformed URL is a 422 from `normaliseDomain`.
+ */
+export async function findUserDomain(
+  userId: number,
+  domain: string,
+): Promise<{ id: number; domain: string } | null> {
+  const doc = await BrandedDomain.findOne({ userId, host: hostOf(normaliseDomain(domain)) }).lean();
+  return doc ? { id: doc.id, domain: doc.domain } : null;
+}
+
+/** The branded domain served on a host (uncached; the host middleware caches it). */
+export async function findDomainByHost(host: string): Promise<BrandedDomainContext | null> {
+  const doc = await BrandedDomain.findOne({ host: host.toLowerCase() }).lean();
+  if (!doc) return null;
+  return {
+    id: doc.id,
+    userId: doc.userId,
+    domain: doc.domain,
+    redirectroot: doc.redirectroot ?? null,
+    redirect404: doc.redirect404 ?? null,
+  };
+}

@@ -1,0 +1,36 @@
+import Joi from 'joi';
+import { PIXEL_TYPES, type PixelType } from './pixel-tags';
+
+export interface PixelCreate {
+  type: PixelType;
+  name: string;
+  tag: string;
+}
+
+export interface PixelUpdate {
+  name?: string;
+  tag: string;
+}
+
+const name = Joi.string()
+  .trim()
+  .min(1)
+  .max(100)
+  .pattern(/^[^\p{Cc}]*$/u)
+  .messages({ 'string.pattern.base': 'name must not contain control characters' });
+// The format of a tag depends on the pixel's type: `checkTag` judges it in the service.
+const tag = Joi.string().trim().max(200);
+
+export const pixelCreateSchema = Joi.object<PixelCreate>({
+  type: Joi.string()
+    .valid(...PIXEL_TYPES)
+    .required(),
+  name: name.required(),
+  tag: tag.required(),
+});
+
+export const pixelUpdateSchema = Joi.object({
+  type: Joi.any().forbidden().messages({ 'any.unknown': 'type cannot be changed' }),
+  name,
+  tag: tag.required(),
+});

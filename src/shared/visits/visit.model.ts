@@ -1,0 +1,57 @@
+import { Schema, model, type InferSchemaType } from 'mongoose';
+
+/** One recorded visit; `_id` is the stream entry id, so a redelivered entry is never stored twice. */
+const visitSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    kind: { type: String, required: true },
+    targetId: { type: Number, required: true },
+    at: { type: Date, required: true },
+    visitor: { type: String, required: true },
+    country: { type: String, required: true },
+    referrer: { type: String, required: true },
+    browser: { type: String, required: true },
+    os: { type: String, required: true },
+    social: { type: String, default: null },
+    bot: { type: Boolean, required: true },
+  },
+  { versionKey: false, collection: 'visits' },
+);
+visitSchema.index({ kind: 1, targetId: 1, at: -1 });
+
+/** Running totals of one link or QR code (`_id` = `kind:id`), updated with `$inc`. */
+const visitTotalSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    clicks: { type: Number, default: 0 },
+    bots: { type: Number, default: 0 },
+    facebook: { type: Number, default: 0 },
+    twitter: { type: Number, default: 0 },
+    linkedin: { type: Number, default: 0 },
+  },
+  { versionKey: false, collection: 'visit_totals' },
+);
+
+/** One counter per target, dimension and label: a document each, so no array grows. */
+const visitCountSchema = new Schema(
+  {
+    target: { type: String, required: true },
+    dim: { type: String, required: true },
+    label: { type: String, required: true },
+    count: { type: Number, default: 0 },
+  },
+  { versionKey: false, collection: 'visit_counts' },
+);
+visitCountSchema.index({ target: 1, dim: 1, label: 1 }, { unique: true });
+visitCountSchema.index({ target: 1, dim: 1, count: -1 });
+
+export type VisitRecord = InferSchemaType<typeof visitSchema>;
+export const Visit = model('Visit', visitSchema);
+export const VisitTotal = model('VisitTotal', visitTotalSchema);
+export const VisitCount = model('VisitCount', visitCountSchema);
+
+const settingSchema = new Schema(
+  { _id: { type: String, required: true }, value: { type: String, required: true } },
+  { versionKey: false, collection: 'settings' },
+);
+export const Setting = model('Setting', settingSchema);

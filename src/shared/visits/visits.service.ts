@@ -1,0 +1,80 @@
+import type { Redis } from 'ioredis';
+import type { RedisKeys } from '../infra/redis-keys';
+import { Visit, VisitCount, VisitTotal } from './visit.model';
+import { uniqueVisitorsKey } from './visit-stream';
+import {
+  DIMENSIONS,
+  targetKey,
+  type Dimension,
+  type Statistics,
+  type VisitKind,
+  type VisitTarget,
+} from './visits.types';
+
+const TOP = 10;
+
+async function top(target: string, dim: Dimension): Promise<Record<string, string>> {
+  const rows = await VisitCount.find({ target, dim })
+    .sort({ count: -1, label: 1 })
+    .limit(TOP)
+    .lean();
+  return Object.fromEntries(rows.map((r) => [r.label, String(r.count)]));
+}
+
+/**
+ * The statistics object of a link or QR code, read from rollups: a fixed number of indexed
+ * reads whatever the number of visits.
+ */
+export async function getStatistics(
+  target: VisitTarget,
+  redis: Redis,
+  keys: RedisKeys,
+): Promise<Statistics> {
+  const key = targetKey(target);
+  const [total, uniques, ...tops] = await Promise.all([
+    VisitTotal.findOne({ _id: key }).lean(),
+    redis.pfcount(uniqueVisitorsKey(keys, key)),
+    ...DIMENSIONS.map((dim) => top(key, dim)),
+  ]);
+  const [topCountries = {}, topReferrers = {}, topBrowsers = {}, topOs = {}] = tops;
+  const clicks = total?.clicks ?? 0;
+  return {
+    clicks,
+    // HyperLogLog is an estimate; never let it claim more visitors than visits.
+    uniqueClicks: Math.min(uniques, clicks),
+    topCountries,
+    topReferrers,
+    topBrowsers,
+    topOs,
+    socialCount: {
+      facebook: total?.facebook ?? 0,
+      twitter: total?.twitter ?? 0,
+      linkedin: total?.linkedin ?? 0,
+    },
+  };
+}
+
+/** Click (or scan) totals of several links or QR codes at once, for list pages. */
+export async function getClickCounts(kind: VisitKind, ids: number[]): Promise<Map<number, number>> {
+  const result = new Map<number, number>(ids.map((id) => [id, 0]));
+  if (ids.length === 0) return result;
+  const rows = await VisitTotal.find({
+    _id: { $in: ids.map((id) => targetKey({ kind, id })) },
+  }).lean();
+  for (const row of rows) result.set(Number(String(row._id).split(':')[1]), row.clicks ?? 0);
+  return result;
+}
+
+export async function deleteVisits(
+  target: VisitTarget,
+  redis: Redis,
+  keys: RedisKeys,
+): Promise<void> {
+  const key = targetKey(target);
+  await Promise.all([
+    Visit.deleteMany({ kind: target.kind, targetId: target.id }),
+    VisitTotal.deleteOne({ _id: key }),
+    VisitCount.deleteMany({ target: key }),
+    redis.del(uniqueVisitorsKey(keys, key)),
+  ]);
+}

@@ -1,0 +1,45 @@
+export type VisitKind = 'link' | 'qr';
+
+export interface VisitTarget {
+  kind: VisitKind;
+  id: number;
+}
+
+export const SOCIAL_NETWORKS = ['facebook', 'twitter', 'linkedin'] as const;
+export type SocialNetwork = (typeof SOCIAL_NETWORKS)[number];
+
+/** The spec's statistics object (part 2). */
+export interface Statistics {
+  clicks: number;
+  uniqueClicks: number;
+  topCountries: Record<string, string>;
+  topReferrers: Record<string, string>;
+  topBrowsers: Record<string, string>;
+  topOs: Record<string, string>;
+  socialCount: Record<SocialNetwork, number>;
+}
+
+/** What the redirect captures: no raw address, only its salted hash. */
+export interface CapturedVisit {
+  kind: VisitKind;
+  targetId: number;
+  at: number;
+  visitor: string;
+  country: string;
+  userAgent: string;
+  referrer: string;
+}
+
+/** A captured visit with what the drainer derives from it off the response path. */
+export interface DescribedVisit extends CapturedVisit {
+  browser: string;
+  os: string;
+  referrerLabel: string;
+  social: SocialNetwork | null;
+  bot: boolean;
+}
+
+export const DIMENSIONS = ['country', 'referrer', 'browser', 'os'] as const;
+export type Dimension = (typeof DIMENSIONS)[number];
+
+export const targetKey = (t: { kind: VisitKind; id: number }) => `${t.kind}:${t.id}`;

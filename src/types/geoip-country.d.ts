@@ -1,0 +1,7 @@
+declare module 'geoip-country' {
+  interface Lookup {
+    country: string;
+    name?: string;
+  }
+  export function lookup(ip: string): Lookup | null;
+}

@@ -1,0 +1,46 @@
+import { expect } from 'chai';
+import { loadConfig } from '../../src/config';
+
+describe('configuration (pure)', () => {
+  it('has working defaults for a zero-config start', () => {
+    const c = loadConfig({});
+    expect(c.port).to.equal(3000);
+    expect(c.publicUrl).to.equal('http://localhost:3000');
+    expect(c.mongodbUri).to.equal(undefined);
+    expect(c.redisUrl).to.equal('redis://127.0.0.1:6379');
+    expect(c.planRateLimits).to.deep.equal({});
+    expect(c.defaultRateLimit).to.equal(30);
+    expect(c.domainCheck).to.equal('dns');
+    expect(Object.isFrozen(c)).to.equal(true);
+  });
+
+  it('derives PUBLIC_URL from PORT and drops a trailing slash', () => {
+    expect(loadConfig({ PORT: '8080' }).publicUrl).to.equal('http://localhost:8080');
+    expect(loadConfig({ PUBLIC_URL: 'https://go.example.com/' }).publicUrl).to.equal(
+      'https://go.example.com',
+    );
+  });
+
+  it('reads per-plan caps from PLAN_RATE_LIMITS', () => {
+    expect(loadConfig({ PLAN_RATE_LIMITS: '{"pro":120,"team":300}' }).planRateLimits).to.deep.equal(
+      { pro: 120, team: 300 },
+    );
+  });
+
+  const refusals: Array<[NodeJS.ProcessEnv, RegExp]> = [
+    [{ PORT: 'eighty' }, /PORT/],
+    [{ PUBLIC_URL: 'ftp://x' }, /PUBLIC_URL/],
+    [{ MONGODB_URI: 'postgres://x' }, /MONGODB_URI/],
+    [{ REDIS_URL: 'http://x' }, /REDIS_URL/],
+    [{ PLAN_RATE_LIMITS: '{pro:1' }, /PLAN_RATE_LIMITS must be a JSON object/],
+    [{ PLAN_RATE_LIMITS: '{"pro":0}' }, /PLAN_RATE_LIMITS is invalid/],
+    [{ PLAN_RATE_LIMITS: '{"pro":"many"}' }, /PLAN_RATE_LIMITS is invalid/],
+    [{ DOMAIN_CHECK: 'maybe' }, /DOMAIN_CHECK/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+  ];
+  for (const [env, message] of refusals) {
+    it(`refuses ${JSON.stringify(env)} naming the variable`, () => {
+      expect(() => loadConfig(env)).to.throw(message);
+    });
+  }
+});

@@ -1,0 +1,96 @@
+import { expect } from 'chai';
+import { countryName, hashVisitor, resolveCountry } from '../../src/shared/visits/visit-capture';
+import {
+  describeVisit,
+  referrerLabel,
+  socialNetworkOf,
+} from '../../src/shared/visits/visit-describe';
+import { decodeVisit, encodeVisit } from '../../src/shared/visits/visit-stream';
+import type { CapturedVisit } from '../../src/shared/visits/visits.types';
+
+const chrome =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+const iphone =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+
+const visit = (overrides: Partial<CapturedVisit> = {}): CapturedVisit => ({
+  kind: 'qr',
+  targetId: 1,
+  at: 0,
+  visitor: 'v',
+  country: 'Unknown',
+  userAgent: chrome,
+  referrer: '',
+  ...overrides,
+});
+
+describe('visit description (pure)', () => {
+  it('labels referrers by host without www, and no referrer as Direct', () => {
+    expect(referrerLabel('https://www.Example.com/a?b=c')).to.equal('example.com');
+    expect(referrerLabel('')).to.equal('Direct');
+    expect(referrerLabel('not a url')).to.equal('Unknown');
+  });
+
+  it('recognises the three social networks, subdomains and short hosts included', () => {
+    expect(socialNetworkOf('l.facebook.com')).to.equal('facebook');
+    expect(socialNetworkOf('t.co')).to.equal('twitter');
+    expect(socialNetworkOf('x.com')).to.equal('twitter');
+    expect(socialNetworkOf('lnkd.in')).to.equal('linkedin');
+    expect(socialNetworkOf('notfacebook.com')).to.equal(null);
+  });
+
+  it('reads browser and OS from the User-Agent', () => {
+    const d = describeVisit(visit({ userAgent: iphone }));
+    expect([d.browser, d.os, d.bot]).to.deep.equal(['Mobile Safari', 'iOS', false]);
+    const c = describeVisit(visit());
+    expect([c.browser, c.os]).to.deep.equal(['Chrome', 'Windows']);
+  });
+
+  it('flags crawlers, link-preview bots and requests without a User-Agent as bots', () => {
+    expect(
+      describeVisit(visit({ userAgent: 'Googlebot/2.1 (+http://www.google.com/bot.html)' })).bot,
+    ).to.equal(true);
+    expect(
+      describeVisit(
+        visit({ userAgent: 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)' }),
+      ).bot,
+    ).to.equal(true);
+    expect(describeVisit(visit({ userAgent: 'facebookexternalhit/1.1' })).bot).to.equal(true);
+    expect(describeVisit(visit({ userAgent: '' })).bot).to.equal(true);
+  });
+
+  it('names countries in English from ISO codes, Unknown otherwise', () => {
+    expect(countryName('de')).to.equal('Germany');
+    expect(countryName('US')).to.equal('United States');
+    expect(countryName('XX')).to.equal('Unknown');
+    expect(countryName('T1')).to.equal('Unknown');
+    expect(countryName(undefined)).to.equal('Unknown');
+  });
+
+  it('prefers the trusted header, else looks the address up offline', () => {
+    expect(resolveCountry('8.8.8.8', 'FR')).to.equal('France');
+    expect(resolveCountry('8.8.8.8', undefined)).to.equal('United States');
+    expect(resolveCountry('::ffff:8.8.8.8', undefined)).to.equal('United States');
+    expect(resolveCountry('127.0.0.1', undefined)).to.equal('Unknown');
+  });
+
+  it('hashes visitors stably per salt, without the address in the output', () => {
+    const a = hashVisitor('salt-one', '203.0.113.7', chrome);
+    expect(a).to.equal(hashVisitor('salt-one', '203.0.113.7', chrome));
+    expect(a).not.to.equal(hashVisitor('salt-two', '203.0.113.7', chrome));
+    expect(a).not.to.equal(hashVisitor('salt-one', '203.0.113.8', chrome));
+    expect(a).not.to.include('203.0.113.7');
+  });
+
+  it('round-trips a visit through its stream encoding and rejects malformed entries', () => {
+    const v = visit({
+      kind: 'link',
+      targetId: 42,
+      at: 1700000000000,
+      referrer: 'https://t.co/x',
+      country: 'Germany',
+    });
+    expect(decodeVisit(encodeVisit(v))).to.deep.equal(v);
+    expect(decodeVisit(['k', 'bogus', 'i', '1', 't', '1'])).to.equal(null);
+  });
+});

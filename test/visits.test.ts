@@ -1,0 +1,239 @@
+import { expect } from 'chai';
+import express from 'express';
+import { Redis } from 'ioredis';
+import { listen, type RunningServer } from '../src/server';
+import { createLogger } from '../src/shared/infra/logger';
+import { createRedis, createWorkerRedis, waitForRedis } from '../src/shared/infra/redis';
+import { RedisKeys } from '../src/shared/infra/redis-keys';
+import { Visit } from '../src/shared/visits/visit.model';
+import { VisitDrainer, visitBacklog } from '../src/shared/visits/visit-drainer';
+import { createVisits, type Visits } from '../src/shared/visits/visit-recorder';
+import { applyVisits } from '../src/shared/visits/visit-apply';
+import { visitStreamKey } from '../src/shared/visits/visit-stream';
+import type { VisitKind } from '../src/shared/visits/visits.types';
+import { testRedisPrefix } from './support/environment';
+import { request } from './support/http';
+import { uniqueName } from './support/users';
+
+const chrome =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+const firefoxLinux = 'Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0';
+
+let nextTarget = 1_000_000 + Math.floor(Math.random() * 1_000_000);
+
+/** A visitor-facing route that records through the real module, as short links and QR codes do. */
+describe('visit recording and statistics', () => {
+  const logger = createLogger('silent');
+  let redis: Redis;
+  let drainerRedis: Redis;
+  let keys: RedisKeys;
+  let visits: Visits;
+  let server: RunningServer;
+  let url: string;
+
+  before(async () => {
+    keys = new RedisKeys(`${testRedisPrefix}${uniqueName('visits')}:`);
+    redis = createRedis('redis://127.0.0.1:6379');
+    drainerRedis = createWorkerRedis('redis://127.0.0.1:6379');
+    await waitForRedis(redis);
+    visits = createVisits({
+      redis,
+      keys,
+      logger,
+      salt: 'salt-for-tests',
+      countryHeader: 'cf-ipcountry',
+    });
+    const app = express();
+    app.get('/hit/:kind/:id', (req, res) => {
+      visits.record({ kind: req.params.kind as VisitKind, id: Number(req.params.id) }, req);
+      res.redirect(302, 'https://example.com/');
+    });
+    server = await listen(app, 0, '127.0.0.1');
+    url = `http://127.0.0.1:${server.port}`;
+  });
+  after(async () => {
+    await server.close();
+    redis.disconnect();
+    drainerRedis.disconnect();
+  });
+
+  const hit = (id: number, headers: Record<string, string>, kind = 'qr') =>
+    request(url, `/hit/${kind}/${id}`, { headers });
+  const drain = () => new VisitDrainer({ redis: drainerRedis, keys, logger }).drainAvailable();
+
+  it('turns visits into the exact statistics object, leaving bots out', async () => {
+    const id = nextTarget++;
+    await hit(id, {
+      'user-agent': chrome,
+      'cf-ipcountry': 'DE',
+      referer: 'https://www.facebook.com/post/1',
+    });
+    await hit(id, { 'user-agent': chrome, 'cf-ipcountry': 'DE', referer: 'https://t.co/abc' });
+    await hit(id, { 'user-agent': firefoxLinux, 'cf-ipcountry': 'FR' });
+    await hit(id, {
+      'user-agent': 'Googlebot/2.1 (+http://www.google.com/bot.html)',
+      'cf-ipcountry': 'US',
+    });
+    expect(await drain()).to.equal(4);
+
+    expect(await visits.getStatistics({ kind: 'qr', id })).to.deep.equal({
+      clicks: 3,
+      // the same address and User-Agent twice is one visitor
+      uniqueClicks: 2,
+      topCountries: { Germany: '2', France: '1' },
+      topReferrers: { Direct: '1', 'facebook.com': '1', 't.co': '1' },
+      topBrowsers: { Chrome: '2', Firefox: '1' },
+      topOs: { Windows: '2', Linux: '1' },
+      socialCount: { facebook: 1, twitter: 1, linkedin: 0 },
+    });
+    const raw = await Visit.find({ kind: 'qr', targetId: id }).lean();
+    expect(raw).to.have.length(4);
+    expect(raw.filter((v) => v.bot)).to.have.length(1);
+    expect(JSON.stringify(raw)).not.to.match(/127\.0\.0\.1|::1/);
+  });
+
+  it('keeps at most ten labels per dimension, largest first', async () => {
+    const id = nextTarget++;
+    const codes = ['DE', 'FR', 'IT', 'ES', 'PT', 'NL', 'BE', 'AT', 'CH', 'PL', 'SE', 'NO'];
+    for (const [i, code] of codes.entries()) {
+      for (let n = 0; n <= (i === 11 ? 3 : 0); n++)
+        await hit(id, { 'user-agent': chrome, 'cf-ipcountry': code });
+    }
+    await drain();
+    const stats = await visits.getStatistics({ kind: 'qr', id });
+    expect(stats.clicks).to.equal(15);
+    expect(Object.keys(stats.topCountries)).to.have.length(10);
+    expect(Object.entries(stats.topCountries)[0]).to.deep.equal(['Norway', '4']);
+  });
+
+  it('separates links from QR codes with the same id, and counts per target for lists', async () => {
+    const id = nextTarget++;
+    await hit(id, { 'user-agent': chrome }, 'link');
+    await hit(id, { 'user-agent': chrome }, 'link');
+    await hit(id, { 'user-agent': chrome }, 'qr');
+    await drain();
+    const counts = await visits.getClickCounts('link', [id, id + 999_999]);
+    expect([...counts]).to.deep.equal([
+      [id, 2],
+      [id + 999_999, 0],
+    ]);
+    expect((await visits.getStatistics({ kind: 'qr', id })).clicks).to.equal(1);
+  });
+
+  it('stores and counts a redelivered entry once', async () => {
+    const id = nextTarget++;
+    const entry = {
+      entryId: `${Date.now()}-${id}`,
+      visit: {
+        kind: 'qr' as const,
+        targetId: id,
+        at: Date.now(),
+        visitor: 'x',
+        country: 'Germany',
+        userAgent: chrome,
+        referrer: '',
+      },
+    };
+    expect(await applyVisits([entry], redis, keys)).to.equal(1);
+    // the same entry again, as after a crash between storing it and acknowledging it
+    expect(await applyVisits([entry], redis, keys)).to.equal(0);
+    expect(await Visit.countDocuments({ kind: 'qr', targetId: id })).to.equal(1);
+    expect((await visits.getStatistics({ kind: 'qr', id })).clicks).to.equal(1);
+  });
+
+  it('takes over the entries a drainer read but never acknowledged', async () => {
+    const id = nextTarget++;
+    await hit(id, { 'user-agent': chrome });
+    const dead = new VisitDrainer({ redis: drainerRedis, keys, logger });
+    await dead.ensureGroup();
+    // read as a consumer that dies before acknowledging
+    await drainerRedis.call(
+      'XREADGROUP',
+      'GROUP',
+      'visit-drainers',
+      'dead-one',
+      'COUNT',
+      10,
+      'STREAMS',
+      visitStreamKey(keys),
+      '>',
+    );
+    await new Promise((r) => setTimeout(r, 30));
+    const rescuer = new VisitDrainer({ redis: drainerRedis, keys, logger, claimIdleMs: 10 });
+    expect(await rescuer.drainAvailable()).to.equal(1);
+    expect((await visits.getStatistics({ kind: 'qr', id })).clicks).to.equal(1);
+  });
+
+  it('drains continuously in the background and leaves no backlog', async () => {
+    const id = nextTarget++;
+    const drainer = new VisitDrainer({ redis: drainerRedis, keys, logger, blockMs: 50 });
+    drainer.start();
+    try {
+      await Promise.all(Array.from({ length: 40 }, () => hit(id, { 'user-agent': chrome })));
+      const deadline = Date.now() + 5000;
+      while (
+        (await visits.getStatistics({ kind: 'qr', id })).clicks < 40 &&
+        Date.now() < deadline
+      ) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    } finally {
+      await drainer.stop();
+    }
+    expect((await visits.getStatistics({ kind: 'qr', id })).clicks).to.equal(40);
+    expect(await visitBacklog(redis, keys)).to.equal(0);
+  });
+
+  it('writes straight to MongoDB when Redis refuses the entry, so nothing is lost', async () => {
+    const id = nextTarget++;
+    const deadRedis = createRedis('redis://127.0.0.1:1', { retryStrategy: () => null });
+    deadRedis.on('error', () => undefined);
+    const offline = createVisits({
+      redis: deadRedis,
+      keys,
+      logger,
+      salt: 's',
+      countryHeader: undefined,
+    });
+    const app = express();
+    app.get('/hit', (req, res) => {
+      offline.record({ kind: 'link', id }, req);
+      res.status(204).end();
+    });
+    const s = await listen(app, 0, '127.0.0.1');
+    try {
+      const res = await request(`http://127.0.0.1:${s.port}`, '/hit', {
+        headers: { 'user-agent': chrome },
+      });
+      expect(res.status).to.equal(204);
+      const deadline = Date.now() + 5000;
+      while (
+        (await Visit.countDocuments({ kind: 'link', targetId: id })) === 0 &&
+        Date.now() < deadline
+      ) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect((await visits.getStatistics({ kind: 'link', id })).clicks).to.equal(1);
+    } finally {
+      await s.close();
+      deadRedis.disconnect();
+    }
+  });
+
+  it('forgets everything of a deleted target', async () => {
+    const id = nextTarget++;
+    await hit(id, { 'user-agent': chrome, 'cf-ipcountry': 'DE' });
+    await drain();
+    await visits.deleteVisits({ kind: 'qr', id });
+    expect(await visits.getStatistics({ kind: 'qr', id })).to.deep.equal({
+      clicks: 0,
+      uniqueClicks: 0,
+      topCountries: {},
+      topReferrers: {},
+      topBrowsers: {},
+      topOs: {},
+      socialCount: { facebook: 0, twitter: 0, linkedin: 0 },
+    });
+    expect(await Visit.countDocuments({ kind: 'qr', targetId: id })).to.equal(0);
+  });
+});
