@@ -20,9 +20,15 @@ import {
   type QrDetails,
 } from './support/qr';
 import { createTestUser, type TestUser } from './support/users';
+import { drainVisits } from './support/visits';
 import type { QrRenderWorker } from '../workers/qr-render/qr-render.worker';
 
 const PUBLIC_URL = 'http://linkqr.test';
+const CHROME_WINDOWS =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+const FIREFOX_LINUX = 'Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0';
+const SAFARI_MAC =
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15';
 const LINK = /^http:\/\/linkqr\.test\/qr\/[A-Za-z0-9]{8}$/;
 
 describe('QR codes', () => {
@@ -42,7 +48,7 @@ describe('QR codes', () => {
     fs.symlinkSync('/etc/hostname', path.join(logoDir, 'hostname.png'));
     logos = await startLogoServer();
     logos.route('/red.png', servePng(red));
-    app = await startTestApp({ LOGO_DIR: logoDir });
+    app = await startTestApp({ LOGO_DIR: logoDir, COUNTRY_HEADER: 'cf-ipcountry' });
     openApp = await startTestApp({ LOGO_DIR: logoDir, LOGO_ALLOW_PRIVATE: '1' });
     worker = startQrWorker(openApp, { sweepAgeMs: 60_000 });
   });
@@ -419,6 +425,68 @@ describe('QR codes', () => {
       );
     });
 
+    it('records every scan: the exact statistics object, and scans in details and lists', async () => {
+      const user = await createTestUser();
+      const { id, link } = await create(user, {
+        type: 'link',
+        data: 'https://example.com/target',
+        name: 'Poster',
+      });
+      const alias = aliasOf(link);
+      const scan = async (headers: Record<string, string>) => {
+        const res = await fetch(`${app.url}/s/${alias}`, { redirect: 'manual', headers });
+        expect(res.status).to.equal(302);
+        expect(res.headers.get('location')).to.equal('https://example.com/target');
+      };
+      await scan({
+        'user-agent': CHROME_WINDOWS,
+        'cf-ipcountry': 'DE',
+        referer: 'https://www.facebook.com/p/1',
+      });
+      await scan({ 'user-agent': CHROME_WINDOWS, 'cf-ipcountry': 'DE', referer: 'https://t.co/x' });
+      await scan({ 'user-agent': FIREFOX_LINUX, 'cf-ipcountry': 'FR' });
+      await scan({
+        'user-agent': SAFARI_MAC,
+        'cf-ipcountry': 'DE',
+        referer: 'https://www.linkedin.com/feed',
+      });
+      // A link-preview crawler is recorded but left out of the statistics.
+      await scan({ 'user-agent': 'Twitterbot/1.0', 'cf-ipcountry': 'US' });
+      await drainVisits(app);
+
+      const res = await client(app.url, user.apiKey).get<{
+        details: QrDetails;
+        data: { topCountries: Record<string, string> };
+      }>(`/api/qr/${id}`);
+      expect(res.body).to.deep.equal({
+        error: 0,
+        details: {
+          id,
+          link,
+          scans: 4,
+          name: 'Poster',
+          date: res.body.details.date,
+          status: res.body.details.status,
+          reason: null,
+        },
+        data: {
+          clicks: 4,
+          // one address: visitors differ by browser only
+          uniqueClicks: 3,
+          topCountries: { Germany: '3', France: '1' },
+          topReferrers: { Direct: '1', 'facebook.com': '1', 'linkedin.com': '1', 't.co': '1' },
+          topBrowsers: { Chrome: '2', Firefox: '1', Safari: '1' },
+          topOs: { Windows: '2', Linux: '1', 'Mac OS': '1' },
+          socialCount: { facebook: 1, twitter: 1, linkedin: 1 },
+        },
+      });
+      expect(Object.keys(res.body.data.topCountries)).to.deep.equal(['Germany', 'France']);
+      const list = await client(app.url, user.apiKey).get<{
+        data: { qrs: Array<{ id: number; scans: number }> };
+      }>('/api/qr');
+      expect(list.body.data.qrs.map((q) => [q.id, q.scans])).to.deep.equal([[id, 4]]);
+    });
+
     it('answers the visitor 404 for codes that are not links and for unknown aliases', async () => {
       const user = await createTestUser();
       const { link } = await create(user, { type: 'text', data: 'static' });
@@ -429,17 +497,24 @@ describe('QR codes', () => {
     });
   });
 
-  it('deletes a code with its images; its addresses then answer 404', async () => {
+  it('deletes a code with its images and scans; its addresses then answer 404', async () => {
     const user = await createTestUser();
     const api = client(app.url, user.apiKey);
     const { id, link } = await create(user, { type: 'link', data: 'https://example.com/' });
     await waitForRender(app, user.apiKey, id);
+    await fetch(`${app.url}/s/${aliasOf(link)}`, {
+      redirect: 'manual',
+      headers: { 'user-agent': FIREFOX_LINUX },
+    });
+    await drainVisits(app);
+    expect((await app.deps.visits.getStatistics({ kind: 'qr', id })).clicks).to.equal(1);
     const res = await api.delete(`/api/qr/${id}/delete`);
     expect([res.status, res.body]).to.deep.equal([
       200,
       { error: 0, message: 'QR code has been successfully deleted.' },
     ]);
     expect(await QrImage.countDocuments({ qrId: id })).to.equal(0);
+    expect((await app.deps.visits.getStatistics({ kind: 'qr', id })).clicks).to.equal(0);
     expect((await image(link)).res.status).to.equal(404);
     expect((await fetch(`${app.url}/s/${aliasOf(link)}`, { redirect: 'manual' })).status).to.equal(
       404,

@@ -15,7 +15,6 @@ import {
   updateQr,
   type QrServiceContext,
 } from './qr-codes.service';
-import { scanCounts, scanStatistics } from './qr-scans';
 
 export function qrCodesRouter(deps: AppDeps): Router {
   const { config } = deps;
@@ -24,20 +23,24 @@ export function qrCodesRouter(deps: AppDeps): Router {
     logo: { logoDir: config.logoDir, allowPrivate: config.logoAllowPrivate },
     queue: deps.qrQueue,
     logger: deps.logger,
+    visits: deps.visits,
   };
   const router = Router();
 
   router.get('/qr', validate({ query: pageQuerySchema }), async (req, res) => {
     const query = validatedQuery<PageQuery>(res);
     const { items, total } = await listQrs(currentUser(req).id, query);
-    const scans = await scanCounts(items.map((qr) => qr.id));
+    const scans = await deps.visits.getClickCounts(
+      'qr',
+      items.map((qr) => qr.id),
+    );
     const qrs = items.map((qr) => presentQr(qr, scans.get(qr.id) ?? 0, config.publicUrl));
     sendList(res, 'qrs', qrs, total, query);
   });
 
   router.get('/qr/:id', validate({ params: idParams }), async (req, res) => {
     const qr = await getQr(currentUser(req).id, Number(req.params.id));
-    const data = await scanStatistics(qr.id);
+    const data = await deps.visits.getStatistics({ kind: 'qr', id: qr.id });
     sendData(res, { details: presentQrDetails(qr, data.clicks, config.publicUrl), data });
   });
 
@@ -56,7 +59,7 @@ export function qrCodesRouter(deps: AppDeps): Router {
   );
 
   router.delete('/qr/:id/delete', validate({ params: idParams }), async (req, res) => {
-    await deleteQr(currentUser(req).id, Number(req.params.id));
+    await deleteQr(currentUser(req).id, Number(req.params.id), ctx);
     sendMessage(res, 'QR code has been successfully deleted.');
   });
 

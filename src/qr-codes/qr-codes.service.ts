@@ -3,6 +3,7 @@ import { notFound, validation } from '../shared/errors/app-error';
 import { nextId } from '../shared/ids/counter.model';
 import { skipFor, type PageQuery } from '../shared/http/pagination';
 import type { Logger } from '../shared/infra/logger';
+import type { Visits } from '../shared/visits/visit-recorder';
 import { QrCode, type QrCodeRecord, type QrType } from './qr-code.model';
 import type { QrRenderQueue } from './qr-codes.jobs';
 import { DEFAULT_SIZE, type QrCreate, type QrUpdate } from './qr-codes.schemas';
@@ -19,6 +20,7 @@ export interface QrServiceContext {
   logo: LogoOptions;
   queue: QrRenderQueue;
   logger: Logger;
+  visits: Pick<Visits, 'deleteVisits'>;
 }
 
 const ALIAS_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -174,12 +176,13 @@ export async function updateQr(
   await queueRender(ctx, id, updated.renderVersion);
 }
 
-export async function deleteQr(userId: number, id: number): Promise<void> {
+export async function deleteQr(userId: number, id: number, ctx: QrServiceContext): Promise<void> {
   // deleteOne, not findOneAndDelete: the embedded engine refuses the latter (see docs).
   const result = await QrCode.deleteOne({ id, userId });
   if (result.deletedCount === 0) throw notFound('QR code not found');
   // A render finishing after this point finds no document and removes what it wrote.
   await deleteImages(id);
+  await ctx.visits.deleteVisits({ kind: 'qr', id });
   // Channels: unassign this QR code from every channel (the lead wires this call at merge).
 }
 

@@ -34,7 +34,7 @@ function sendPending(res: Response): void {
 }
 
 /** Visitors' side of QR codes: the image, and the dynamic redirect of `link` codes. */
-export function qrPublicRouter(_deps: AppDeps): Router {
+export function qrPublicRouter(deps: AppDeps): Router {
   const router = Router();
 
   router.get('/qr/:file', async (req, res) => {
@@ -64,6 +64,8 @@ export function qrPublicRouter(_deps: AppDeps): Router {
   router.get('/s/:alias', async (req, res) => {
     const qr = await findQrByAlias(req.params.alias);
     if (!qr || qr.type !== 'link') return sendPublicNotFound(res, req.path);
+    // Queued, not awaited: recording never delays the redirect.
+    deps.visits.record({ kind: 'qr', id: qr.id }, req);
     // Every scan must reach us to be counted: no cache may replay the redirect.
     res.setHeader('Cache-Control', 'private, no-store');
     res.redirect(302, qr.data as string);
