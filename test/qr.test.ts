@@ -2,7 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
+import { Queue, type Job } from 'bullmq';
 import { QrCode } from '../src/qr-codes/qr-code.model';
+import { bullPrefix, QR_RENDER_QUEUE, type QrRenderJob } from '../src/qr-codes/qr-codes.jobs';
+import { createQrRenderProcessor } from '../workers/qr-render/qr-render.processor';
+import { createRenderPool } from '../workers/qr-render/render-pool';
 import { QrImage } from '../src/qr-codes/qr-image.model';
 import { startTestApp, type TestApp } from './support/app-harness';
 import { client, DATE_TIME } from './support/http';
@@ -227,6 +231,60 @@ describe('QR codes', () => {
     ]);
   });
 
+  describe('idempotent jobs', () => {
+    let queue: Queue<QrRenderJob>;
+    before(() => {
+      queue = new Queue<QrRenderJob>(QR_RENDER_QUEUE, {
+        connection: app.deps.redis,
+        prefix: bullPrefix(app.deps.keys),
+      });
+    });
+    after(() => queue.close());
+
+    /** Queues a job and waits until the worker has finished with it (completed jobs are removed). */
+    async function runJob(job: QrRenderJob) {
+      await app.deps.qrQueue.enqueue(job);
+      const deadline = Date.now() + 10_000;
+      while (await queue.getJob(`qr-${job.qrId}-v${job.renderVersion}`)) {
+        if (Date.now() > deadline) throw new Error('job still queued');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+
+    it('a late job for an older version changes nothing; a duplicate of the current one neither', async () => {
+      const user = await createTestUser();
+      const { id, link } = await create(user, { type: 'text', data: 'v1' });
+      await waitForRender(app, user.apiKey, id);
+      await client(app.url, user.apiKey).put(`/api/qr/${id}/update`, { data: 'v2' });
+      await waitForRender(app, user.apiKey, id);
+      const current = await image(link);
+      await runJob({ qrId: id, renderVersion: 1 });
+      await runJob({ qrId: id, renderVersion: 2 });
+      const after = await image(link);
+      expect(after.res.headers.get('etag')).to.equal(current.res.headers.get('etag'));
+      expect((await decodeImage(after.bytes)).text).to.equal('v2');
+      const stored = await QrImage.find({ qrId: id }).lean();
+      expect(stored.map((i) => i.renderVersion)).to.deep.equal([2, 2]);
+    });
+
+    it('the same content renders to the same bytes: an identical update keeps the ETag', async () => {
+      const user = await createTestUser();
+      const body = { type: 'text', data: 'same', foreground: 'rgb(0,0,90)' };
+      const { id, link } = await create(user, body);
+      await waitForRender(app, user.apiKey, id);
+      const first = await image(link, '.svg');
+      const firstPng = await image(link);
+      await client(app.url, user.apiKey).put(`/api/qr/${id}/update`, body);
+      await waitForRender(app, user.apiKey, id);
+      expect((await image(link, '.svg')).res.headers.get('etag')).to.equal(
+        first.res.headers.get('etag'),
+      );
+      expect((await image(link)).res.headers.get('etag')).to.equal(
+        firstPng.res.headers.get('etag'),
+      );
+    });
+  });
+
   it('update may change the type; fields not sent keep their values', async () => {
     const user = await createTestUser();
     const { id, link } = await create(user, {
@@ -292,6 +350,47 @@ describe('QR codes', () => {
       );
       expect((await waitForRender(app, user.apiKey, id)).status).to.equal('ready');
       expect(calls).to.equal(2);
+    });
+
+    it('a transient failure on the last attempt ends failed with its reason', async () => {
+      logos.route('/down.png', (_req, res) => {
+        res.statusCode = 503;
+        res.end();
+      });
+      const user = await createTestUser();
+      const { id } = await create(user, { type: 'text', data: 'x' });
+      await waitForRender(app, user.apiKey, id);
+      // Changed behind the API's back, so no job is queued: only the processor below runs it.
+      await QrCode.updateOne(
+        { id },
+        {
+          $set: { status: 'pending', logo: `${logos.origin}/down.png` },
+          $inc: { renderVersion: 1 },
+        },
+      );
+      const pool = createRenderPool(1);
+      try {
+        const processJob = createQrRenderProcessor({
+          pool,
+          logo: { logoDir, allowPrivate: true },
+          logger: app.deps.logger,
+        });
+        const job = {
+          data: { qrId: id, renderVersion: 2 },
+          opts: { attempts: 5 },
+          attemptsMade: 4,
+        };
+        let thrown: unknown;
+        await processJob(job as Job<QrRenderJob>).catch((err: unknown) => (thrown = err));
+        expect((thrown as Error).message).to.equal('logo URL answered HTTP 503');
+      } finally {
+        await pool.close();
+      }
+      const details = await waitForRender(app, user.apiKey, id);
+      expect([details.status, details.reason]).to.deep.equal([
+        'failed',
+        'logo URL answered HTTP 503',
+      ]);
     });
 
     it('an update fixes it', async () => {
