@@ -1,7 +1,9 @@
 import { randomInt } from 'node:crypto';
+import type { Model } from 'mongoose';
+import { deleteOwned, findOwned, listOwned } from '../shared/db/owned';
 import { notFound, validation } from '../shared/errors/app-error';
 import { nextId } from '../shared/ids/counter.model';
-import { skipFor, type PageQuery } from '../shared/http/pagination';
+import type { PageQuery } from '../shared/http/pagination';
 import type { Logger } from '../shared/infra/logger';
 import type { Visits } from '../shared/visits/visit-recorder';
 import { QrCode, type QrCodeRecord, type QrType } from './qr-code.model';
@@ -22,6 +24,10 @@ export interface QrServiceContext {
   logger: Logger;
   visits: Pick<Visits, 'deleteVisits'>;
 }
+
+// The owned-record helpers take a plain Model<T>; this schema has no version key to match it.
+const ownedQrCodes = QrCode as Model<QrCodeRecord>;
+const LABEL = 'QR code';
 
 const ALIAS_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 export const ALIAS_PATTERN = /^[A-Za-z0-9]{8}$/;
@@ -44,20 +50,22 @@ interface Rendering {
   size: number;
 }
 
-/** Everything the API can refuse at once (422) before a render is queued. */
-async function checkRendering(r: Rendering, ctx: QrServiceContext): Promise<void> {
+function checkColours(r: Rendering): void {
   const problem = colourProblem(
     parseRgb(r.foreground) ?? { r: 0, g: 0, b: 0 },
     parseRgb(r.background) ?? { r: 255, g: 255, b: 255 },
   );
   if (problem) throw validation(problem);
-  if (r.logo) {
-    try {
-      await checkLogoAtOnce(r.logo, ctx.logo);
-    } catch (err) {
-      if (err instanceof LogoError) throw validation(err.message);
-      throw err;
-    }
+}
+
+/** The slow check (it may resolve DNS or read a file), so it runs after the cheap ones. */
+async function checkLogo(r: Rendering, ctx: QrServiceContext): Promise<void> {
+  if (!r.logo) return;
+  try {
+    await checkLogoAtOnce(r.logo, ctx.logo);
+  } catch (err) {
+    if (err instanceof LogoError) throw validation(err.message);
+    throw err;
   }
 }
 
@@ -103,10 +111,12 @@ export async function createQr(
     logo: input.logo || null,
     size: input.size ?? DEFAULT_SIZE,
   };
-  await checkRendering(rendering, ctx);
+  checkColours(rendering);
+  let alias = newAlias();
+  let payload = payloadFor(rendering, alias, ctx);
+  await checkLogo(rendering, ctx);
   const id = await nextId('qr');
   for (let attempt = 0; ; attempt += 1) {
-    const alias = newAlias();
     const now = new Date();
     try {
       const doc = await QrCode.create({
@@ -116,7 +126,7 @@ export async function createQr(
         name: input.name ?? '',
         type: rendering.content.type,
         data: rendering.content.data,
-        payload: payloadFor(rendering, alias, ctx),
+        payload,
         background: rendering.background,
         foreground: rendering.foreground,
         logo: rendering.logo,
@@ -130,8 +140,9 @@ export async function createQr(
       await queueRender(ctx, id, 1);
       return doc.toObject();
     } catch (err) {
-      if (isDuplicateAlias(err) && attempt < 3) continue;
-      throw err;
+      if (!isDuplicateAlias(err) || attempt >= 3) throw err;
+      alias = newAlias();
+      payload = payloadFor(rendering, alias, ctx);
     }
   }
 }
@@ -152,11 +163,13 @@ export async function updateQr(
     logo: input.logo === undefined ? (current.logo ?? null) : input.logo || null,
     size: input.size ?? current.size,
   };
-  await checkRendering(rendering, ctx);
+  checkColours(rendering);
+  const payload = payloadFor(rendering, current.alias, ctx);
+  await checkLogo(rendering, ctx);
   const set: Record<string, unknown> = {
     type,
     data: rendering.content.data,
-    payload: payloadFor(rendering, current.alias, ctx),
+    payload,
     background: rendering.background,
     foreground: rendering.foreground,
     logo: rendering.logo,
@@ -172,38 +185,25 @@ export async function updateQr(
     { $set: set, $inc: { renderVersion: 1 } },
     { returnDocument: 'after' },
   ).lean();
-  if (!updated) throw notFound('QR code not found');
+  if (!updated) throw notFound(`${LABEL} not found`);
   await queueRender(ctx, id, updated.renderVersion);
 }
 
 export async function deleteQr(userId: number, id: number, ctx: QrServiceContext): Promise<void> {
-  // deleteOne, not findOneAndDelete: the embedded engine refuses the latter (see docs).
-  const result = await QrCode.deleteOne({ id, userId });
-  if (result.deletedCount === 0) throw notFound('QR code not found');
+  await deleteOwned(ownedQrCodes, userId, id, LABEL);
   // A render finishing after this point finds no document and removes what it wrote.
   await deleteImages(id);
   await ctx.visits.deleteVisits({ kind: 'qr', id });
   // Channels: unassign this QR code from every channel (the lead wires this call at merge).
 }
 
-// Written out rather than through shared/db/owned.ts, whose `Model<T>` parameter does not accept
-// a mongoose 9 model inferred from its schema.
-export async function listQrs(
-  userId: number,
-  query: PageQuery,
-): Promise<{ items: QrCodeRecord[]; total: number }> {
-  const [total, items] = await Promise.all([
-    QrCode.countDocuments({ userId }),
-    QrCode.find({ userId }).sort({ id: -1 }).skip(skipFor(query)).limit(query.limit).lean(),
-  ]);
-  return { items, total };
+export function listQrs(userId: number, query: PageQuery) {
+  return listOwned(ownedQrCodes, userId, query);
 }
 
 /** The caller's QR code; another user's is reported exactly like a missing one. */
-export async function getQr(userId: number, id: number): Promise<QrCodeRecord> {
-  const qr = await QrCode.findOne({ id, userId }).lean();
-  if (!qr) throw notFound('QR code not found');
-  return qr;
+export function getQr(userId: number, id: number): Promise<QrCodeRecord> {
+  return findOwned(ownedQrCodes, userId, id, LABEL);
 }
 
 /** The public side's lookup; undefined for anything that is not one of our aliases. */
