@@ -101,6 +101,14 @@ describe('QR rendering', () => {
     expect(err.message).to.equal('rendered image does not decode as a QR code');
   });
 
+  it('refuses a logo whose header reads as png but whose pixels are corrupt', async () => {
+    const truncated = (await solidLogo({ r: 200, g: 0, b: 0 })).subarray(0, 120);
+    expect((await sharp(truncated).metadata()).format).to.equal('png');
+    const err = await rejection(renderQr({ ...input, logo: truncated }));
+    expect(err).to.be.instanceOf(RenderError);
+    expect(err.message).to.equal('logo image data is corrupt');
+  });
+
   it('refuses a size with fewer than two pixels per module', async () => {
     const err = await rejection(renderQr({ ...input, payload: 'x'.repeat(1500), size: 128 }));
     expect(err).to.be.instanceOf(RenderError);

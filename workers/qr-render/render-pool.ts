@@ -19,6 +19,10 @@ export interface RenderPool {
   close(): Promise<void>;
 }
 
+/** Failures whose message was written for the QR code's owner; anything else is summarised. */
+const OWN_ERRORS = new Set(['RenderError', 'UnreadableImageError']);
+const UNEXPECTED = 'the image could not be rendered';
+
 interface Task {
   id: number;
   input: RenderInput;
@@ -70,7 +74,7 @@ export function createRenderPool(threads: number): RenderPool {
       if (reply.ok) {
         task.resolve({ png: Buffer.from(reply.png), svg: Buffer.from(reply.svg) });
       } else {
-        task.reject(new RenderFailure(reply.message));
+        task.reject(new RenderFailure(OWN_ERRORS.has(reply.name) ? reply.message : UNEXPECTED));
       }
       dispatch();
     });

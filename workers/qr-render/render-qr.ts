@@ -149,13 +149,17 @@ interface LogoPlacement {
 async function placeLogo(logo: Uint8Array, g: Geometry, background: Rgb): Promise<LogoPlacement> {
   const margin = Math.max(1, Math.round(g.scale / 2));
   const width = g.plateModules * g.scale - 2 * margin;
+  // The header passed the loader's check, but the pixel data may still be corrupt.
   const { data: rgb, info } = await sharp(logo, { limitInputPixels: LOGO_MAX_PIXELS })
     .rotate()
     .resize(width, width, { fit: 'contain', background: { ...background, alpha: 1 } })
     .flatten({ background })
     .toColourspace('srgb')
     .raw()
-    .toBuffer({ resolveWithObject: true });
+    .toBuffer({ resolveWithObject: true })
+    .catch(() => {
+      throw new RenderError('logo image data is corrupt');
+    });
   if (info.channels !== 3) throw new RenderError('logo could not be converted to RGB');
   const png = await sharp(rgb, { raw: { width, height: width, channels: 3 } })
     .png()
