@@ -23,6 +23,7 @@ const nextPayload = () => `https://linkqr.test/s/B${(counter++).toString(36).pad
 async function rate(label: string, run: () => Promise<unknown>, inFlight = 1): Promise<number> {
   for (let i = 0; i < 20; i += 1) await run(); // warm-up: JIT, sharp's caches, thread start
   let done = 0;
+  const cpuStart = process.cpuUsage();
   const start = process.hrtime.bigint();
   const deadline = Date.now() + SECONDS * 1000;
   await Promise.all(
@@ -34,9 +35,12 @@ async function rate(label: string, run: () => Promise<unknown>, inFlight = 1): P
     }),
   );
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  const cpu = process.cpuUsage(cpuStart);
+  // CPU this process got (all its threads): below the thread count, other load took the rest.
+  const cores = (cpu.user + cpu.system) / 1e6 / seconds;
   const perSecond = done / seconds;
   console.log(
-    `${label.padEnd(58)} ${perSecond.toFixed(1).padStart(7)} renders/s  ${((1000 * seconds) / done).toFixed(2).padStart(6)} ms/render`,
+    `${label.padEnd(50)} ${perSecond.toFixed(1).padStart(7)} renders/s ${((1000 * seconds) / done).toFixed(2).padStart(6)} ms/render  ${cores.toFixed(2)} cores`,
   );
   return perSecond;
 }
@@ -77,7 +81,7 @@ async function main(): Promise<void> {
       threads * 2,
     );
     poolProof = await rate(
-      `worker pool (${threads} threads), with decode proof [what the worker runs]`,
+      `worker pool (${threads} threads), with decode proof *`,
       () => pool.render(input(true)),
       threads * 2,
     );
@@ -85,6 +89,7 @@ async function main(): Promise<void> {
     await pool.close();
   }
 
+  console.log('* what the worker runs');
   const ratio = (n: number) => `${(n / baseline).toFixed(2)}x`;
   console.log('\nratios against the baseline:');
   console.log(`  one thread:  ${ratio(oneNoProof)} without proof, ${ratio(oneProof)} with proof`);

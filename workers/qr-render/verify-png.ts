@@ -26,7 +26,8 @@ function shrink({ data, info }: Pixels, f: number) {
   const height = Math.floor(info.height / f);
   const { channels } = info;
   const rgba = new Uint8ClampedArray(width * height * 4);
-  const area = f * f;
+  // Integer weights (x 10000) keep the inner loop free of floating point.
+  const divisor = f * f * 10000;
   for (let y = 0; y < height; y += 1) {
     for (let x = 0; x < width; x += 1) {
       let sum = 0;
@@ -34,13 +35,13 @@ function shrink({ data, info }: Pixels, f: number) {
         let i = ((y * f + dy) * info.width + x * f) * channels;
         for (let dx = 0; dx < f; dx += 1, i += channels) {
           sum +=
-            0.2126 * (data[i] as number) +
-            0.7152 * (data[i + 1] as number) +
-            0.0722 * (data[i + 2] as number);
+            2126 * (data[i] as number) +
+            7152 * (data[i + 1] as number) +
+            722 * (data[i + 2] as number);
         }
       }
       const o = (y * width + x) * 4;
-      rgba[o] = rgba[o + 1] = rgba[o + 2] = sum / area;
+      rgba[o] = rgba[o + 1] = rgba[o + 2] = sum / divisor;
       rgba[o + 3] = 255;
     }
   }
@@ -52,7 +53,10 @@ function shrink({ data, info }: Pixels, f: number) {
  * only, as most scanners read) and compares the decoded bytes with the payload's UTF-8 bytes.
  */
 export async function verifyPng(png: Buffer, payload: string, modulePixels: number): Promise<void> {
-  const pixels = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const pixels = await sharp(png, { sequentialRead: true })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const factor = Math.max(1, Math.floor(modulePixels / DECODE_PIXELS_PER_MODULE));
   let result: ReturnType<typeof jsQR> = null;
   for (const f of factor > 1 ? [factor, 1] : [1]) {
