@@ -35,9 +35,9 @@ export class RenderError extends Error {
 }
 
 /**
- * A quarter of the side is about 6 % of the area: well inside what level H restores (30 % of
- * the codewords), with room for the finder-free centre to hold alignment patterns. The worker's
- * decode check is what proves each image; this share only keeps it comfortably passing.
+ * A quarter of the side is about 6 % of the symbol's area, well inside the 30 % of codewords
+ * level H restores. Tried on payloads of 5 to 1200 bytes at 512 and 1024 px, every symbol still
+ * decoded up to 0.3 and some failed from 0.35; the decode check proves each image anyway.
  */
 export const DEFAULT_PLATE_SHARE = 0.25;
 
