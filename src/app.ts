@@ -1,16 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import { pinoHttp } from 'pino-http';
 import { requireAuth, resolveAuth } from './auth/auth.middleware';
 import type { AppDeps } from './deps';
 import { healthRouter } from './health/health.routes';
 import { apiRoutes, publicRoutes } from './routes';
 import { errorHandler, routeNotFound } from './shared/errors/error-handler';
 import { requireJsonBody } from './shared/http/content-type';
+import { requestLog } from './shared/http/request-log';
 import { createRateLimiter } from './shared/http/rate-limit';
-
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** Builds the Express app; does no I/O of its own, so the server and the tests share it. */
 export function createApp(deps: AppDeps): Express {
@@ -20,28 +17,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', config.trustProxy);
   app.set('json spaces', 0);
 
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: (req, res) => {
-        const incoming = req.headers['x-request-id'];
-        const id =
-          typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      // Only method, path and status: never headers (Authorization) nor bodies (passwords).
-      serializers: {
-        req: (req: { id: unknown; method: string; url: string }) => ({
-          id: req.id,
-          method: req.method,
-          path: req.url.split('?')[0],
-        }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-    }),
-  );
+  app.use(requestLog(logger));
   app.use(helmet());
   app.use(healthRouter(deps));
 

@@ -1,8 +1,15 @@
 import { Router } from 'express';
 import { accountRouter } from './account/account.routes';
+import { bioPublicRouter } from './bio/bio.public';
+import { bioRouter } from './bio/bio.routes';
+import { campaignsPublicRouter } from './campaigns/campaigns.public';
+import { campaignsRouter } from './campaigns/campaigns.routes';
+import { channelsRouter } from './channels/channels.routes';
 import type { AppDeps } from './deps';
 import { domainHost } from './domains/domain-host.middleware';
 import { domainsRouter } from './domains/domains.routes';
+import { linksRouter } from './links/links.routes';
+import { redirectRouter } from './links/redirect.routes';
 import { overlaysRouter } from './overlays/overlays.routes';
 import { pixelsRouter } from './pixels/pixels.routes';
 import { qrCodesRouter } from './qr-codes/qr-codes.routes';
@@ -15,6 +22,7 @@ export function apiRoutes(deps: AppDeps): Router {
   const api = Router();
   api.use(accountRouter());
   api.use(domainsRouter(deps), pixelsRouter(), overlaysRouter(), splashRouter());
+  api.use(linksRouter(deps), campaignsRouter(deps), channelsRouter(deps), bioRouter(deps));
   api.use(qrCodesRouter(deps));
   return api;
 }
@@ -26,6 +34,7 @@ export function publicRoutes(deps: AppDeps): Router {
   // catch-all `/:alias` of short links last, then the visitor 404.
   site.use(domainHost(deps.config));
   site.use(qrPublicRouter(deps));
+  site.use(campaignsPublicRouter(deps), bioPublicRouter(), redirectRouter(deps));
   site.use(publicNotFound);
   return site;
 }

@@ -101,12 +101,14 @@ describe('branded domains: visitor requests by Host', () => {
     const collections: string[] = [];
     mongoose.set('debug', (collection: string) => collections.push(collection));
     try {
+      // Short links look their alias up too; only the host resolution is under test here.
+      const domainQueries = () => collections.filter((c) => c === 'domains');
       await requestWithHost(app.url, '/some-alias', 'linkqr.test');
       await requestWithHost(app.url, '/some-alias', new URL(app.url).host);
-      expect(collections).to.deep.equal([]);
+      expect(domainQueries()).to.deep.equal([]);
       // The probe does see a lookup when the host could be a branded domain.
       await requestWithHost(app.url, '/some-alias', `${uniqueName('probe')}.example.test`);
-      expect(collections).to.deep.equal(['domains']);
+      expect(domainQueries()).to.deep.equal(['domains']);
     } finally {
       mongoose.set('debug', false);
     }

@@ -41,7 +41,7 @@ export function toAppError(err: unknown): AppError {
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const appError = toAppError(err);
-    const log = (req as { log?: Logger }).log ?? logger;
+    const log = req.log ?? logger;
     if (appError.status >= 500) {
       log.error({ err: appError.cause ?? err, code: appError.code }, 'request failed');
     }

@@ -1,4 +1,4 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 
 /** Paths that may carry secrets; pino replaces their values before anything is written. */
 export const redactPaths = [
@@ -13,8 +13,13 @@ export const redactPaths = [
   '*.apiKey',
 ];
 
-export function createLogger(level: string, name = 'linkqr'): Logger {
-  return pino({ name, level, redact: { paths: redactPaths, censor: '[redacted]' } });
+export function createLogger(
+  level: string,
+  name = 'linkqr',
+  destination?: DestinationStream,
+): Logger {
+  const options = { name, level, redact: { paths: redactPaths, censor: '[redacted]' } };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 export type { Logger };

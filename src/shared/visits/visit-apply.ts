@@ -2,7 +2,7 @@ import type { AnyBulkWriteOperation } from 'mongoose';
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '../infra/redis-keys';
 import { describeVisit } from './visit-describe';
-import { Visit, VisitCount, VisitTotal } from './visit.model';
+import { VisitBucket, VisitCount, VisitTotal } from './visit.model';
 import { uniqueVisitorsKey } from './visit-stream';
 import { targetKey, type CapturedVisit, type DescribedVisit, type Dimension } from './visits.types';
 
@@ -12,30 +12,34 @@ export interface QueuedVisit {
   visit: CapturedVisit;
 }
 
-function isDuplicateOnly(err: unknown): boolean {
-  const writeErrors = (err as { writeErrors?: Array<{ code?: number; err?: { code?: number } }> })
-    .writeErrors;
-  if (!Array.isArray(writeErrors) || writeErrors.length === 0)
-    return (err as { code?: number }).code === 11000;
-  return writeErrors.every((e) => (e.code ?? e.err?.code) === 11000);
+/** Entry ids among `ids` that an earlier delivery already stored. */
+async function alreadyStored(ids: string[]): Promise<Set<string>> {
+  const buckets = await VisitBucket.find({ entryIds: { $in: ids } }).lean();
+  const wanted = new Set(ids);
+  return new Set(buckets.flatMap((b) => b.entryIds).filter((id) => wanted.has(id)));
 }
 
-/** Stores the raw visits; returns the ids stored now (not those a previous delivery stored). */
-async function storeRaw(
+/** Stores the visits as one bucket per target. */
+async function storeBuckets(
   described: Array<{ entryId: string; visit: DescribedVisit }>,
-): Promise<Set<string>> {
-  const ids = described.map((d) => d.entryId);
-  const already = new Set(
-    (await Visit.find({ _id: { $in: ids } }, { _id: 1 }).lean()).map((doc) => String(doc._id)),
-  );
-  const fresh = described.filter((d) => !already.has(d.entryId));
-  if (fresh.length === 0) return new Set();
-  try {
-    await Visit.insertMany(
-      fresh.map(({ entryId, visit }) => ({
-        _id: entryId,
-        kind: visit.kind,
-        targetId: visit.targetId,
+): Promise<void> {
+  const byTarget = new Map<string, Array<{ entryId: string; visit: DescribedVisit }>>();
+  for (const item of described) {
+    const key = targetKey({ kind: item.visit.kind, id: item.visit.targetId });
+    byTarget.set(key, [...(byTarget.get(key) ?? []), item]);
+  }
+  const buckets = [...byTarget].map(([key, items]) => {
+    const first = items[0] as { entryId: string; visit: DescribedVisit };
+    const times = items.map((i) => i.visit.at);
+    return {
+      _id: `${key}:${first.entryId}`,
+      kind: first.visit.kind,
+      targetId: first.visit.targetId,
+      from: new Date(Math.min(...times)),
+      to: new Date(Math.max(...times)),
+      entryIds: items.map((i) => i.entryId),
+      visits: items.map(({ entryId, visit }) => ({
+        entryId,
         at: new Date(visit.at),
         visitor: visit.visitor,
         country: visit.country,
@@ -45,19 +49,9 @@ async function storeRaw(
         social: visit.social,
         bot: visit.bot,
       })),
-      { ordered: false },
-    );
-  } catch (err) {
-    // A concurrent drainer stored some of them first; the rest went in.
-    if (!isDuplicateOnly(err)) throw err;
-    const stored = new Set(
-      (await Visit.find({ _id: { $in: fresh.map((f) => f.entryId) } }, { _id: 1 }).lean()).map(
-        (d) => String(d._id),
-      ),
-    );
-    return new Set([...stored].filter((id) => !already.has(id)));
-  }
-  return new Set(fresh.map((f) => f.entryId));
+    };
+  });
+  await VisitBucket.insertMany(buckets, { ordered: false });
 }
 
 function add(map: Map<string, number>, key: string, n = 1): void {
@@ -66,21 +60,29 @@ function add(map: Map<string, number>, key: string, n = 1): void {
 
 /**
  * Applies a batch of visits: raw records, then `$inc` rollups and HyperLogLog uniques, summed per
- * batch so a burst of a thousand clicks on one link costs a handful of writes.
+ * batch so a burst of a thousand clicks on one link costs a handful of writes. Entries that may
+ * have been delivered before (claimed from a drainer that died) are first checked against what
+ * is stored, so a redelivery is neither stored nor counted twice.
  */
 export async function applyVisits(
   batch: QueuedVisit[],
   redis: Redis,
   keys: RedisKeys,
+  options: { mayBeRedelivered?: boolean } = {},
 ): Promise<number> {
   if (batch.length === 0) return 0;
-  const described = batch.map(({ entryId, visit }) => ({ entryId, visit: describeVisit(visit) }));
-  const stored = await storeRaw(described);
+  const seen = options.mayBeRedelivered
+    ? await alreadyStored(batch.map((b) => b.entryId))
+    : new Set<string>();
+  const described = batch
+    .filter(({ entryId }) => !seen.has(entryId))
+    .map(({ entryId, visit }) => ({ entryId, visit: describeVisit(visit) }));
+  if (described.length === 0) return 0;
+  await storeBuckets(described);
   const totals = new Map<string, Map<string, number>>();
   const counts = new Map<string, number>();
   const visitors = new Map<string, Set<string>>();
-  for (const { entryId, visit } of described) {
-    if (!stored.has(entryId)) continue;
+  for (const { visit } of described) {
     const target = targetKey({ kind: visit.kind, id: visit.targetId });
     const total = totals.get(target) ?? new Map<string, number>();
     totals.set(target, total);
@@ -120,5 +122,5 @@ export async function applyVisits(
     // Uniques live in Redis; when it is down they are the one figure that may come out low.
     await pipeline.exec().catch(() => undefined);
   }
-  return stored.size;
+  return described.length;
 }

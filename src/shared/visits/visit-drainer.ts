@@ -126,12 +126,15 @@ export class VisitDrainer {
         batchSize,
       )) as [string, StreamEntries];
       cursor = next;
-      stored += await this.process(entries.filter((e) => Array.isArray(e[1])));
+      stored += await this.process(
+        entries.filter((e) => Array.isArray(e[1])),
+        true,
+      );
     } while (cursor !== '0-0');
     return stored;
   }
 
-  private async process(entries: StreamEntries): Promise<number> {
+  private async process(entries: StreamEntries, claimed = false): Promise<number> {
     if (entries.length === 0) return 0;
     const { redis, keys, logger } = this.options;
     const batch: QueuedVisit[] = [];
@@ -140,7 +143,7 @@ export class VisitDrainer {
       if (visit) batch.push({ entryId, visit });
       else logger.warn({ entryId }, 'dropping malformed visit entry');
     }
-    const stored = await applyVisits(batch, redis, keys);
+    const stored = await applyVisits(batch, redis, keys, { mayBeRedelivered: claimed });
     const ids = entries.map(([id]) => id);
     await redis
       .multi()

@@ -1,11 +1,9 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
 
-/** One recorded visit; `_id` is the stream entry id, so a redelivered entry is never stored twice. */
-const visitSchema = new Schema(
+/** One stored visit; raw addresses are never stored, only the salted visitor hash. */
+const storedVisitSchema = new Schema(
   {
-    _id: { type: String, required: true },
-    kind: { type: String, required: true },
-    targetId: { type: Number, required: true },
+    entryId: { type: String, required: true },
     at: { type: Date, required: true },
     visitor: { type: String, required: true },
     country: { type: String, required: true },
@@ -15,9 +13,28 @@ const visitSchema = new Schema(
     social: { type: String, default: null },
     bot: { type: Boolean, required: true },
   },
-  { versionKey: false, collection: 'visits' },
+  { _id: false },
 );
-visitSchema.index({ kind: 1, targetId: 1, at: -1 });
+
+/**
+ * The visits of one link or QR code that one drainer batch stored, written whole once and never
+ * grown (MongoDB's bucket pattern): a burst of a thousand clicks is one document, not a thousand.
+ * `entryIds` lets a redelivered stream entry be recognised as already stored.
+ */
+const visitBucketSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    kind: { type: String, required: true },
+    targetId: { type: Number, required: true },
+    from: { type: Date, required: true },
+    to: { type: Date, required: true },
+    entryIds: { type: [String], required: true },
+    visits: { type: [storedVisitSchema], required: true },
+  },
+  { versionKey: false, collection: 'visit_buckets' },
+);
+visitBucketSchema.index({ kind: 1, targetId: 1, from: -1 });
+visitBucketSchema.index({ entryIds: 1 });
 
 /** Running totals of one link or QR code (`_id` = `kind:id`), updated with `$inc`. */
 const visitTotalSchema = new Schema(
@@ -45,8 +62,8 @@ const visitCountSchema = new Schema(
 visitCountSchema.index({ target: 1, dim: 1, label: 1 }, { unique: true });
 visitCountSchema.index({ target: 1, dim: 1, count: -1 });
 
-export type VisitRecord = InferSchemaType<typeof visitSchema>;
-export const Visit = model('Visit', visitSchema);
+export type StoredVisit = InferSchemaType<typeof storedVisitSchema>;
+export const VisitBucket = model('VisitBucket', visitBucketSchema);
 export const VisitTotal = model('VisitTotal', visitTotalSchema);
 export const VisitCount = model('VisitCount', visitCountSchema);
 

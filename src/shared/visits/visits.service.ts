@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '../infra/redis-keys';
-import { Visit, VisitCount, VisitTotal } from './visit.model';
+import { VisitBucket, VisitCount, VisitTotal, type StoredVisit } from './visit.model';
 import { uniqueVisitorsKey } from './visit-stream';
 import {
   DIMENSIONS,
@@ -72,9 +72,17 @@ export async function deleteVisits(
 ): Promise<void> {
   const key = targetKey(target);
   await Promise.all([
-    Visit.deleteMany({ kind: target.kind, targetId: target.id }),
+    VisitBucket.deleteMany({ kind: target.kind, targetId: target.id }),
     VisitTotal.deleteOne({ _id: key }),
     VisitCount.deleteMany({ target: key }),
     redis.del(uniqueVisitorsKey(keys, key)),
   ]);
+}
+
+/** The stored visits of a link or QR code, oldest first (bots included, flagged). */
+export async function listVisits(target: VisitTarget): Promise<StoredVisit[]> {
+  const buckets = await VisitBucket.find({ kind: target.kind, targetId: target.id })
+    .sort({ from: 1 })
+    .lean();
+  return buckets.flatMap((b) => b.visits).sort((a, b) => a.at.getTime() - b.at.getTime());
 }

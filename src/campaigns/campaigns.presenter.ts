@@ -1,0 +1,53 @@
+import type { LinkRecord } from '../links/link.model';
+import { shortUrlOf } from '../links/short-url';
+import { formatDateTime } from '../shared/format/dates';
+import type { CampaignRecord } from './campaign.model';
+
+export function rotatorUrl(publicUrl: string, slug: string | null | undefined): string | false {
+  return slug ? `${publicUrl}/r/${slug}` : false;
+}
+
+export function listPageUrl(publicUrl: string, username: string, id: number): string {
+  return `${publicUrl}/u/${encodeURIComponent(username)}/list-${id}`;
+}
+
+/** A campaign in `GET /api/campaigns` (4.6). */
+export function presentCampaign(campaign: CampaignRecord, username: string, publicUrl: string) {
+  return {
+    id: campaign.id,
+    name: campaign.name,
+    public: campaign.public,
+    rotator: rotatorUrl(publicUrl, campaign.slug),
+    list: listPageUrl(publicUrl, username, campaign.id),
+  };
+}
+
+/** Create and update responses: the spec's quirk puts the name under `domain`; `name` is added. */
+export function presentCampaignWrite(
+  campaign: CampaignRecord,
+  username: string,
+  publicUrl: string,
+) {
+  const { id, name, ...rest } = presentCampaign(campaign, username, publicUrl);
+  return { id, domain: name, name, ...rest };
+}
+
+/** The JSON of a public list page. */
+export function presentPublicList(
+  campaign: CampaignRecord,
+  links: LinkRecord[],
+  origins: ReadonlyMap<number, string>,
+  publicUrl: string,
+) {
+  return {
+    id: campaign.id,
+    name: campaign.name,
+    links: links.map((l) => ({
+      id: l.id,
+      alias: l.alias,
+      shorturl: shortUrlOf(l, origins, publicUrl),
+      title: l.title,
+      date: formatDateTime(l.createdAt),
+    })),
+  };
+}

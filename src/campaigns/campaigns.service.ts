@@ -1,0 +1,101 @@
+import { Link, type LinkRecord } from '../links/link.model';
+import { conflict, notFound } from '../shared/errors/app-error';
+import { deleteOwned, findOwned, listOwned } from '../shared/db/owned';
+import type { PageQuery } from '../shared/http/pagination';
+import { nextId } from '../shared/ids/counter.model';
+import { User } from '../users/user.model';
+import { Campaign, type CampaignRecord } from './campaign.model';
+import type { CampaignCreate, CampaignUpdate } from './campaigns.schemas';
+
+/** The most links a public list page shows. */
+export const LIST_PAGE_LIMIT = 500;
+
+async function ensureSlugFree(slug: string, exceptId?: number): Promise<void> {
+  const holder = await Campaign.findOne({ slug }).lean<CampaignRecord>();
+  if (holder && holder.id !== exceptId) throw conflict(`slug ${slug} is already taken`);
+}
+
+function isDuplicateKey(err: unknown): boolean {
+  return (err as { code?: unknown }).code === 11000;
+}
+
+export async function listCampaigns(userId: number, query: PageQuery) {
+  return listOwned(Campaign, userId, query);
+}
+
+export async function createCampaign(
+  userId: number,
+  input: CampaignCreate,
+): Promise<CampaignRecord> {
+  if (input.slug !== undefined) await ensureSlugFree(input.slug);
+  try {
+    const doc = await Campaign.create({
+      id: await nextId('campaigns'),
+      userId,
+      name: input.name ?? '',
+      slug: input.slug ?? null,
+      public: input.public ?? false,
+      createdAt: new Date(),
+    });
+    return doc.toObject<CampaignRecord>();
+  } catch (err) {
+    // Another campaign took the slug between the check and the insert.
+    if (isDuplicateKey(err)) throw conflict(`slug ${input.slug} is already taken`);
+    throw err;
+  }
+}
+
+export async function updateCampaign(
+  userId: number,
+  id: number,
+  input: CampaignUpdate,
+): Promise<CampaignRecord> {
+  const campaign = await findOwned(Campaign, userId, id, 'Campaign');
+  const set: Partial<CampaignRecord> = { name: input.name };
+  if (input.slug !== undefined) {
+    if (input.slug !== null) await ensureSlugFree(input.slug, id);
+    set.slug = input.slug;
+  }
+  if (input.public !== undefined) set.public = input.public;
+  try {
+    await Campaign.updateOne({ id, userId }, { $set: set });
+  } catch (err) {
+    if (isDuplicateKey(err)) throw conflict(`slug ${input.slug} is already taken`);
+    throw err;
+  }
+  return { ...campaign, ...set };
+}
+
+/** Deletes the campaign; its links stay, just no longer in a campaign. */
+export async function deleteCampaign(userId: number, id: number): Promise<void> {
+  await deleteOwned(Campaign, userId, id, 'Campaign');
+  await Link.updateMany({ campaignId: id, userId }, { $set: { campaignId: null } });
+}
+
+/** Moves the caller's link into the caller's campaign (a link is in at most one). */
+export async function assignLink(userId: number, campaignId: number, linkId: number) {
+  await findOwned(Campaign, userId, campaignId, 'Campaign');
+  const result = await Link.updateOne({ id: linkId, userId }, { $set: { campaignId } });
+  if (result.matchedCount === 0) throw notFound('Link not found');
+}
+
+/** The campaign's links in rotation order (by id). */
+export async function campaignLinks(campaignId: number, limit?: number): Promise<LinkRecord[]> {
+  const query = Link.find({ campaignId }).sort({ id: 1 });
+  if (limit) query.limit(limit);
+  return query.lean<LinkRecord[]>();
+}
+
+export async function findCampaignBySlug(slug: string): Promise<CampaignRecord | null> {
+  return Campaign.findOne({ slug }).lean<CampaignRecord>();
+}
+
+/** A public campaign of that user, or null (unknown, someone else's, or not public). */
+export async function findPublicCampaign(
+  username: string,
+  id: number,
+): Promise<CampaignRecord | null> {
+  const user = await User.findOne({ username }).lean();
+  if (!user) return null;
+  return Campaign.findOne({ id, userId: user.id, public: true }).lean<CampaignRecord>();
+}

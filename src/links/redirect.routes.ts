@@ -1,0 +1,87 @@
+import express, { Router, type Request, type Response } from 'express';
+import type { AppDeps } from '../deps';
+import { brandedDomainOf, sendPublicNotFound } from '../shared/http/public-context';
+import { verifyPassword } from '../shared/secrets';
+import { linkCacheFor, linkCacheKey, type LinkTarget } from './link-cache';
+import { DEFAULT_DOMAIN_ID } from './link.model';
+import { findLinkTarget } from './links.service';
+import { PasswordGuard } from './password-guard';
+import { ALIAS_SHAPE, decideRedirect, toLinkTarget } from './redirect';
+import { sendLinkGone, sendPasswordForm, sendTooManyAttempts } from './redirect.pages';
+
+/**
+ * `GET /:alias`, the hot path: in the steady state it reads only the in-process cache, and the
+ * click is queued by the visits module without being awaited.
+ */
+export function redirectRouter(deps: AppDeps): Router {
+  const cache = linkCacheFor(deps);
+  // The counters live 15 minutes; the hash only keeps raw addresses out of Redis key names.
+  const guard = new PasswordGuard(deps.redis, deps.keys, deps.config.visitorSalt ?? '');
+  const router = Router();
+
+  function cacheKeyOf(req: Request, res: Response): string | null {
+    const alias = req.params.alias as string;
+    if (!ALIAS_SHAPE.test(alias)) return null;
+    return linkCacheKey(brandedDomainOf(res)?.id ?? DEFAULT_DOMAIN_ID, alias);
+  }
+
+  async function resolve(req: Request, res: Response): Promise<LinkTarget | null> {
+    const key = cacheKeyOf(req, res);
+    if (!key) return null;
+    const domainId = brandedDomainOf(res)?.id ?? DEFAULT_DOMAIN_ID;
+    const alias = req.params.alias as string;
+    return cache.resolve(key, async () => toLinkTarget(await findLinkTarget(domainId, alias)));
+  }
+
+  /** A bare 302: no content negotiation nor body, since nobody reads a redirect's body. */
+  function redirect(req: Request, res: Response, target: LinkTarget): void {
+    // HEAD is what link unfurlers and monitors send: not a visit.
+    if (req.method !== 'HEAD') deps.visits.record({ kind: 'link', id: target.id }, req);
+    res.statusCode = 302;
+    res.setHeader('Location', target.url);
+    res.setHeader('Cache-Control', 'private, no-store');
+    res.setHeader('Content-Length', '0');
+    res.end();
+  }
+
+  function answer(req: Request, res: Response, target: LinkTarget | null): void {
+    if (!target) return sendPublicNotFound(res, req.path);
+    const decision = decideRedirect(target, Date.now());
+    if (decision.kind === 'gone') return sendLinkGone(res);
+    if (decision.kind === 'password') return sendPasswordForm(res, 200, req.params.alias as string);
+    redirect(req, res, target);
+  }
+
+  // Synchronous when the link is cached: the steady state costs no promise and no I/O but the click.
+  router.get('/:alias', (req, res) => {
+    const key = cacheKeyOf(req, res);
+    const cached = key ? cache.peek(key) : null;
+    if (cached !== undefined) return answer(req, res, cached);
+    return resolve(req, res).then((target) => answer(req, res, target));
+  });
+
+  router.post(
+    '/:alias',
+    express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 }),
+    async (req, res) => {
+      const target = await resolve(req, res);
+      if (!target) return sendPublicNotFound(res, req.path);
+      const decision = decideRedirect(target, Date.now());
+      if (decision.kind === 'gone') return sendLinkGone(res);
+      if (decision.kind === 'redirect' || !target.passwordHash) return redirect(req, res, target);
+      const ip = req.ip ?? 'unknown';
+      const wait = await guard.retryAfter(target.id, ip);
+      if (wait > 0) return sendTooManyAttempts(res, wait);
+      const body = req.body as Record<string, unknown> | undefined;
+      const password = typeof body?.password === 'string' ? body.password : '';
+      if (password && (await verifyPassword(password, target.passwordHash))) {
+        await guard.succeeded(target.id, ip);
+        return redirect(req, res, target);
+      }
+      await guard.failed(target.id, ip);
+      sendPasswordForm(res, 401, req.params.alias);
+    },
+  );
+
+  return router;
+}

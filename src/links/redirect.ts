@@ -1,0 +1,33 @@
+import type { LinkTarget } from './link-cache';
+import type { LinkRecord } from './link.model';
+
+/** Custom aliases are 3-64 of these characters and generated ones 7: nothing else is looked up. */
+export const ALIAS_SHAPE = /^[A-Za-z0-9_-]{3,64}$/;
+
+export type RedirectDecision =
+  { kind: 'redirect'; url: string } | { kind: 'gone' } | { kind: 'password' };
+
+/** What a visitor gets for a resolved link at `now`; expiry wins over the password form. */
+export function decideRedirect(target: LinkTarget, now: number): RedirectDecision {
+  if (target.expiresAt !== null && now >= target.expiresAt) return { kind: 'gone' };
+  if (target.passwordHash) return { kind: 'password' };
+  return { kind: 'redirect', url: target.url };
+}
+
+/**
+ * Long URLs were validated as RFC 3986 URIs, so they are already safe as a Location header; the
+ * encoding is a guard for records written by other means.
+ */
+function headerSafe(url: string): string {
+  return /^[\x21-\x7e]+$/.test(url) ? url : encodeURI(url);
+}
+
+export function toLinkTarget(link: LinkRecord | null): LinkTarget | null {
+  if (!link) return null;
+  return {
+    id: link.id,
+    url: headerSafe(link.url),
+    expiresAt: link.expiry ? link.expiry.getTime() : null,
+    passwordHash: link.passwordHash ?? null,
+  };
+}

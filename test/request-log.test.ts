@@ -1,0 +1,57 @@
+import { expect } from 'chai';
+import { createLogger } from '../src/shared/infra/logger';
+import { startTestApp, type TestApp } from './support/app-harness';
+import { client, request } from './support/http';
+import { createTestUser } from './support/users';
+
+describe('request logging', () => {
+  const lines: Array<Record<string, unknown>> = [];
+  let app: TestApp;
+  before(async () => {
+    const logger = createLogger('info', 'linkqr-test', {
+      write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>),
+    });
+    app = await startTestApp({}, { logger });
+  });
+  after(() => app.close());
+  beforeEach(() => {
+    lines.length = 0;
+  });
+
+  it('writes one line per request with id, method, path and status, and echoes the id', async () => {
+    const { apiKey } = await createTestUser();
+    const res = await request(app.url, '/api/account?x=1', {
+      key: apiKey,
+      headers: { 'x-request-id': 'trace-123' },
+    });
+    expect(res.headers.get('x-request-id')).to.equal('trace-123');
+    const line = lines.find((l) => l.msg === 'request completed');
+    expect(line).to.include({
+      reqId: 'trace-123',
+      method: 'GET',
+      path: '/api/account',
+      status: 200,
+    });
+    expect(line?.ms).to.be.a('number');
+  });
+
+  it('replaces a request id that is not sane', async () => {
+    const res = await request(app.url, '/healthz', {
+      headers: { 'x-request-id': 'bad id with spaces and {braces}' },
+    });
+    expect(res.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
+  });
+
+  it('never logs the API key, a password or a query string', async () => {
+    const { apiKey } = await createTestUser();
+    const password = 'a very secret password';
+    await client(app.url, apiKey).put('/api/account/update?token=abc', { password });
+    await request(app.url, '/api/account', { key: `lqr_${'Z'.repeat(43)}` });
+    const text = JSON.stringify(lines);
+    expect(lines.length).to.be.greaterThan(1);
+    expect(text).not.to.include(apiKey);
+    expect(text).not.to.include(password);
+    expect(text).not.to.include('ZZZZ');
+    expect(text).not.to.include('token=abc');
+  });
+});
