@@ -12,6 +12,7 @@ import { PUBLIC_URL, useQrEnvironment } from './support/qr-env';
 import { createTestUser } from './support/users';
 import { QrImage } from '../src/qr-codes/qr-image.model';
 import { drainVisits } from './support/visits';
+import { assignToChannel, createChannel } from './support/channels';
 
 const LINK = /^http:\/\/linkqr\.test\/qr\/[A-Za-z0-9]{8}$/;
 const FIREFOX_LINUX = 'Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0';
@@ -231,7 +232,7 @@ describe('QR codes', () => {
     });
   });
 
-  it('deletes a code with its images and scans; its addresses then answer 404', async () => {
+  it('deletes a code with its images and scans, out of its channels; its addresses then answer 404', async () => {
     const user = await createTestUser();
     const api = client(env.app.url, user.apiKey);
     const { id, link } = await env.create(user, { type: 'link', data: 'https://example.com/' });
@@ -242,6 +243,8 @@ describe('QR codes', () => {
     });
     await drainVisits(env.app);
     expect((await env.app.deps.visits.getStatistics({ kind: 'qr', id })).clicks).to.equal(1);
+    const channel = await createChannel(env.app, user.apiKey);
+    await assignToChannel(env.app, user.apiKey, channel.id, 'qr', id);
     const res = await api.delete(`/api/qr/${id}/delete`);
     expect([res.status, res.body]).to.deep.equal([
       200,
@@ -249,6 +252,8 @@ describe('QR codes', () => {
     ]);
     expect(await QrImage.countDocuments({ qrId: id })).to.equal(0);
     expect((await env.app.deps.visits.getStatistics({ kind: 'qr', id })).clicks).to.equal(0);
+    const items = await api.get<{ data: { result: number } }>(`/api/channel/${channel.id}`);
+    expect(items.body.data.result).to.equal(0);
     expect((await env.image(link)).res.status).to.equal(404);
     expect(
       (await fetch(`${env.app.url}/s/${aliasOf(link)}`, { redirect: 'manual' })).status,

@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Model } from 'mongoose';
+import { unassignEverywhere } from '../channels/channels.service';
 import { deleteOwned, findOwned, listOwned } from '../shared/db/owned';
 import { notFound, validation } from '../shared/errors/app-error';
 import { nextId } from '../shared/ids/counter.model';
@@ -194,7 +195,7 @@ export async function deleteQr(userId: number, id: number, ctx: QrServiceContext
   // A render finishing after this point finds no document and removes what it wrote.
   await deleteImages(id);
   await ctx.visits.deleteVisits({ kind: 'qr', id });
-  // Channels: unassign this QR code from every channel (the lead wires this call at merge).
+  await unassignEverywhere('qr', id);
 }
 
 export function listQrs(userId: number, query: PageQuery) {
