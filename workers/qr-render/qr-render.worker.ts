@@ -39,6 +39,15 @@ export interface QrRenderWorker {
   close(): Promise<void>;
 }
 
+/**
+ * Threads for a number of jobs in flight: no more than the cores (more would only queue for the
+ * CPU), the jobs shared out among them.
+ */
+export function renderThreads(concurrency: number): [threads: number, perThread: number] {
+  const threads = Math.max(1, Math.min(concurrency, availableParallelism()));
+  return [threads, Math.ceil(concurrency / threads)];
+}
+
 /** Pending codes older than the age whose job may have been lost, oldest first. */
 async function sweepPending(queue: QrRenderQueue, ageMs: number): Promise<number> {
   const stale = await QrCode.find({
@@ -68,8 +77,7 @@ export function startQrRenderWorker(
   const connection = createWorkerRedis(config.redisUrl);
   connection.on('error', (err) => logger.warn({ err: err.message }, 'qr worker redis error'));
   const concurrency = options.concurrency ?? config.qrConcurrency;
-  // More render threads than cores would only queue for the CPU.
-  const pool = createRenderPool(Math.max(1, Math.min(concurrency, availableParallelism())));
+  const pool = createRenderPool(...renderThreads(concurrency));
   const processor = createQrRenderProcessor({
     pool,
     logo: { logoDir: config.logoDir, allowPrivate: config.logoAllowPrivate },

@@ -32,7 +32,7 @@ interface Task {
 
 interface Slot {
   worker: Worker;
-  task: Task | undefined;
+  tasks: Map<number, Task>;
 }
 
 /**
@@ -48,29 +48,36 @@ function spawnThread(): Worker {
   });
 }
 
-/** A fixed set of threads, one render each at a time; requests beyond that wait in order. */
-export function createRenderPool(threads: number): RenderPool {
+/**
+ * A fixed set of threads, each working on up to `perThread` renders at once; requests beyond wait
+ * in order. A render alternates JavaScript (layout, the decoder) with waits on sharp, which runs on
+ * libuv's threads, so a thread with two renders in hand fills one's waits with the other's work
+ * (measured on 2 cores: the pool's CPU use rose from 1.5 to 1.7 cores, renders/s by about 25 %).
+ */
+export function createRenderPool(threads: number, perThread = 1): RenderPool {
   const waiting: Task[] = [];
   const slots: Slot[] = [];
   let nextId = 1;
   let closed = false;
 
   const dispatch = () => {
-    for (const slot of slots) {
-      if (slot.task || waiting.length === 0) continue;
-      const task = waiting.shift() as Task;
-      slot.task = task;
-      const request: RenderRequest = { id: task.id, input: task.input };
-      slot.worker.postMessage(request);
+    for (let round = 0; round < perThread; round += 1) {
+      for (const slot of slots) {
+        if (slot.tasks.size > round || waiting.length === 0) continue;
+        const task = waiting.shift() as Task;
+        slot.tasks.set(task.id, task);
+        const request: RenderRequest = { id: task.id, input: task.input };
+        slot.worker.postMessage(request);
+      }
     }
   };
 
   const start = (): Slot => {
-    const slot: Slot = { worker: spawnThread(), task: undefined };
+    const slot: Slot = { worker: spawnThread(), tasks: new Map() };
     slot.worker.on('message', (reply: RenderReply) => {
-      const task = slot.task;
-      if (!task || task.id !== reply.id) return;
-      slot.task = undefined;
+      const task = slot.tasks.get(reply.id);
+      if (!task) return;
+      slot.tasks.delete(reply.id);
       if (reply.ok) {
         task.resolve({ png: Buffer.from(reply.png), svg: Buffer.from(reply.svg) });
       } else {
@@ -79,9 +86,10 @@ export function createRenderPool(threads: number): RenderPool {
       dispatch();
     });
     const lost = (reason: string) => {
-      const task = slot.task;
-      slot.task = undefined;
-      task?.reject(new RenderThreadLost(`render thread ${reason}`));
+      for (const task of slot.tasks.values()) {
+        task.reject(new RenderThreadLost(`render thread ${reason}`));
+      }
+      slot.tasks.clear();
       const index = slots.indexOf(slot);
       if (index >= 0) slots.splice(index, 1);
       if (!closed) {
@@ -111,7 +119,10 @@ export function createRenderPool(threads: number): RenderPool {
       closed = true;
       for (const task of waiting.splice(0)) task.reject(new RenderThreadLost('render pool closed'));
       const all = slots.splice(0);
-      for (const slot of all) slot.task?.reject(new RenderThreadLost('render pool closed'));
+      for (const slot of all) {
+        for (const task of slot.tasks.values())
+          task.reject(new RenderThreadLost('render pool closed'));
+      }
       await Promise.all(all.map((slot) => slot.worker.terminate()));
     },
   };

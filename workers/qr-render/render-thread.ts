@@ -10,7 +10,7 @@ export type RenderReply =
   | { id: number; ok: true; png: Uint8Array; svg: Uint8Array }
   | { id: number; ok: false; name: string; message: string };
 
-/** One render pool thread: renders one request at a time, off the event loop that talks to Redis. */
+/** One render pool thread: renders its requests off the event loop that talks to Redis. */
 parentPort?.on('message', (request: RenderRequest) => {
   renderQr(request.input).then(
     ({ png, svg }) => {

@@ -2,10 +2,11 @@ import jsQR from 'jsqr';
 import sharp from 'sharp';
 
 /**
- * jsQR reads almost every symbol at about four pixels per module, where it is several times
- * faster than at full size; when that reading fails, the full-size image gets the final say.
+ * jsQR's cost grows with the pixel count, so the image is read shrunk first: at about three
+ * pixels per module it reads some 95 % of our symbols, at four all we tried; the full-size image
+ * gets the final say. Measured at 512 px: 1.3 ms, 2.3 ms and 9 ms per read.
  */
-const DECODE_PIXELS_PER_MODULE = 4;
+const DECODE_PIXELS_PER_MODULE = [3, 4];
 
 /** Thrown when a rendered image does not read back as its payload: a permanent failure. */
 export class UnreadableImageError extends Error {
@@ -57,9 +58,11 @@ export async function verifyPng(png: Buffer, payload: string, modulePixels: numb
     .removeAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const factor = Math.max(1, Math.floor(modulePixels / DECODE_PIXELS_PER_MODULE));
+  const factors = [
+    ...new Set([...DECODE_PIXELS_PER_MODULE.map((p) => Math.floor(modulePixels / p)), 1]),
+  ].filter((f) => f >= 1);
   let result: ReturnType<typeof jsQR> = null;
-  for (const f of factor > 1 ? [factor, 1] : [1]) {
+  for (const f of factors) {
     const { rgba, width, height } = shrink(pixels, f);
     result = jsQR(rgba, width, height, { inversionAttempts: 'dontInvert' });
     if (result) break;
