@@ -6,6 +6,7 @@ import express, { type Express } from 'express';
 import { Redis } from 'ioredis';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
+import { createQrRenderQueue } from '../src/qr-codes/qr-codes.jobs';
 import { startEmbeddedMongo } from '../src/shared/infra/embedded-mongo';
 import { createLogger } from '../src/shared/infra/logger';
 import { connectMongo, disconnectMongo, ensureIndexes } from '../src/shared/infra/mongo';
@@ -93,7 +94,8 @@ async function runApp(): Promise<void> {
     salt: 'bench-salt',
     countryHeader: undefined,
   });
-  serveCounting(createApp({ config, logger, redis, keys, visits }));
+  const qrQueue = createQrRenderQueue({ connection: redis, keys, logger });
+  serveCounting(createApp({ config, logger, redis, keys, visits, qrQueue }));
 }
 
 function runBare(): void {

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Config } from './config';
 import type { DomainResolver } from './domains/domain-check';
+import type { QrRenderQueue } from './qr-codes/qr-codes.jobs';
 import type { Logger } from './shared/infra/logger';
 import type { RedisKeys } from './shared/infra/redis-keys';
 import type { Visits } from './shared/visits/visit-recorder';
@@ -15,4 +16,6 @@ export interface AppDeps {
   visits: Visits;
   /** DNS lookups for the branded-domain check; the system resolver when absent. */
   domainResolver?: DomainResolver;
+  /** Producer of QR render jobs (the worker process consumes them). */
+  qrQueue: QrRenderQueue;
 }

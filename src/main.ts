@@ -5,6 +5,7 @@ import { createLogger } from './shared/infra/logger';
 import { createRedis, waitForRedis } from './shared/infra/redis';
 import { RedisKeys } from './shared/infra/redis-keys';
 import { onShutdown } from './shared/infra/shutdown';
+import { createQrRenderQueue } from './qr-codes/qr-codes.jobs';
 import { listen } from './server';
 import { createVisits } from './shared/visits/visit-recorder';
 import { loadVisitorSalt } from './shared/visits/visit-salt';
@@ -21,12 +22,14 @@ export async function main(): Promise<void> {
   const keys = new RedisKeys(config.redisPrefix);
   const salt = await loadVisitorSalt(config.visitorSalt);
   const visits = createVisits({ redis, keys, logger, salt, countryHeader: config.countryHeader });
-  const app = createApp({ config, logger, redis, keys, visits });
+  const qrQueue = createQrRenderQueue({ connection: redis, keys, logger });
+  const app = createApp({ config, logger, redis, keys, visits, qrQueue });
   const server = await listen(app, config.port);
   logger.info({ port: server.port, publicUrl: config.publicUrl }, 'linkqr API listening');
 
   onShutdown(logger, config.shutdownTimeoutMs, [
     () => server.close(),
+    () => qrQueue.close(),
     () => redis.quit(),
     () => database.close(),
   ]);

@@ -12,6 +12,8 @@ import { linksRouter } from './links/links.routes';
 import { redirectRouter } from './links/redirect.routes';
 import { overlaysRouter } from './overlays/overlays.routes';
 import { pixelsRouter } from './pixels/pixels.routes';
+import { qrCodesRouter } from './qr-codes/qr-codes.routes';
+import { qrPublicRouter } from './qr-codes/qr-public.routes';
 import { publicNotFound } from './shared/http/public-context';
 import { splashRouter } from './splash/splash.routes';
 
@@ -21,6 +23,7 @@ export function apiRoutes(deps: AppDeps): Router {
   api.use(accountRouter());
   api.use(domainsRouter(deps), pixelsRouter(), overlaysRouter(), splashRouter());
   api.use(linksRouter(deps), campaignsRouter(deps), channelsRouter(deps), bioRouter(deps));
+  api.use(qrCodesRouter(deps));
   return api;
 }
 
@@ -30,6 +33,7 @@ export function publicRoutes(deps: AppDeps): Router {
   // Order matters: branded-domain host resolution first, fixed prefixes next, the
   // catch-all `/:alias` of short links last, then the visitor 404.
   site.use(domainHost(deps.config));
+  site.use(qrPublicRouter(deps));
   site.use(campaignsPublicRouter(deps), bioPublicRouter(), redirectRouter(deps));
   site.use(publicNotFound);
   return site;

@@ -5,6 +5,7 @@ import { createWorkerRedis } from '../src/shared/infra/redis';
 import { RedisKeys } from '../src/shared/infra/redis-keys';
 import { onShutdown } from '../src/shared/infra/shutdown';
 import { VisitDrainer } from '../src/shared/visits/visit-drainer';
+import { startQrRenderWorker } from './qr-render/qr-render.worker';
 
 /** The worker process: config -> connections -> workers -> graceful shutdown. */
 async function main(): Promise<void> {
@@ -13,10 +14,14 @@ async function main(): Promise<void> {
   const database = await openDatabase(config, logger, 'shared');
   const redis = createWorkerRedis(config.redisUrl);
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
-  const drainer = new VisitDrainer({ redis, keys: new RedisKeys(config.redisPrefix), logger });
+  const keys = new RedisKeys(config.redisPrefix);
+  const drainer = new VisitDrainer({ redis, keys, logger });
   drainer.start();
+  // The render worker opens its own connections: the drainer blocks on this one.
+  const qrWorker = startQrRenderWorker({ config, logger, keys });
   logger.info('linkqr worker started');
   onShutdown(logger, config.shutdownTimeoutMs, [
+    () => qrWorker.close(),
     () => drainer.stop(),
     () => redis.quit(),
     () => database.close(),

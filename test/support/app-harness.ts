@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import { createApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import type { AppDeps } from '../../src/deps';
+import { createQrRenderQueue } from '../../src/qr-codes/qr-codes.jobs';
 import { createLogger } from '../../src/shared/infra/logger';
 import { createRedis, waitForRedis } from '../../src/shared/infra/redis';
 import { RedisKeys } from '../../src/shared/infra/redis-keys';
@@ -25,8 +26,8 @@ export async function startTestApp(
   const redis: Redis = extra.redis ?? createRedis(config.redisUrl);
   redis.on('error', () => undefined);
   if (!extra.redis) await waitForRedis(redis);
-  const logger = createLogger(config.logLevel);
-  const keys = new RedisKeys(config.redisPrefix);
+  const logger = extra.logger ?? createLogger(config.logLevel);
+  const keys = extra.keys ?? new RedisKeys(config.redisPrefix);
   const deps: AppDeps = {
     config,
     logger,
@@ -39,6 +40,7 @@ export async function startTestApp(
       salt: 'test-visitor-salt',
       countryHeader: config.countryHeader,
     }),
+    qrQueue: extra.qrQueue ?? createQrRenderQueue({ connection: redis, keys, logger }),
     ...extra,
   };
   const server = await listen(createApp(deps), 0, '127.0.0.1');
@@ -48,6 +50,7 @@ export async function startTestApp(
     deps,
     close: async () => {
       await server.close();
+      if (!extra.qrQueue) await deps.qrQueue.close();
       if (!extra.redis) redis.disconnect();
     },
   };

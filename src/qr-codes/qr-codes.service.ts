@@ -1,0 +1,214 @@
+import { randomInt } from 'node:crypto';
+import type { Model } from 'mongoose';
+import { unassignEverywhere } from '../channels/channels.service';
+import { deleteOwned, findOwned, listOwned } from '../shared/db/owned';
+import { notFound, validation } from '../shared/errors/app-error';
+import { nextId } from '../shared/ids/counter.model';
+import type { PageQuery } from '../shared/http/pagination';
+import type { Logger } from '../shared/infra/logger';
+import type { Visits } from '../shared/visits/visit-recorder';
+import { QrCode, type QrCodeRecord, type QrType } from './qr-code.model';
+import type { QrRenderQueue } from './qr-codes.jobs';
+import { DEFAULT_SIZE, type QrCreate, type QrUpdate } from './qr-codes.schemas';
+import { colourProblem, DEFAULT_BACKGROUND, DEFAULT_FOREGROUND, parseRgb } from './qr-colors';
+import { parseQrContent, type QrContent } from './qr-content';
+import { deleteImages } from './qr-images';
+import { encodeQrPayload } from './qr-payload';
+import { MIN_MODULE_PIXELS, modulePixels, symbolWidth } from './qr-symbol';
+import { LogoError } from './logo/logo-errors';
+import { checkLogoAtOnce, type LogoOptions } from './logo/logo-source';
+
+export interface QrServiceContext {
+  publicUrl: string;
+  logo: LogoOptions;
+  queue: QrRenderQueue;
+  logger: Logger;
+  visits: Pick<Visits, 'deleteVisits'>;
+}
+
+// The owned-record helpers take a plain Model<T>; this schema has no version key to match it.
+const ownedQrCodes = QrCode as Model<QrCodeRecord>;
+const LABEL = 'QR code';
+
+const ALIAS_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+export const ALIAS_PATTERN = /^[A-Za-z0-9]{8}$/;
+
+function newAlias(): string {
+  let alias = '';
+  for (let i = 0; i < 8; i += 1) alias += ALIAS_CHARS[randomInt(ALIAS_CHARS.length)];
+  return alias;
+}
+
+export function dynamicUrl(publicUrl: string, alias: string): string {
+  return `${publicUrl}/s/${alias}`;
+}
+
+interface Rendering {
+  content: QrContent;
+  background: string;
+  foreground: string;
+  logo: string | null;
+  size: number;
+}
+
+function checkColours(r: Rendering): void {
+  const problem = colourProblem(
+    parseRgb(r.foreground) ?? { r: 0, g: 0, b: 0 },
+    parseRgb(r.background) ?? { r: 255, g: 255, b: 255 },
+  );
+  if (problem) throw validation(problem);
+}
+
+/** The slow check (it may resolve DNS or read a file), so it runs after the cheap ones. */
+async function checkLogo(r: Rendering, ctx: QrServiceContext): Promise<void> {
+  if (!r.logo) return;
+  try {
+    await checkLogoAtOnce(r.logo, ctx.logo);
+  } catch (err) {
+    if (err instanceof LogoError) throw validation(err.message);
+    throw err;
+  }
+}
+
+/** The payload for this alias, refused when no QR version or no image of this size can hold it. */
+function payloadFor(r: Rendering, alias: string, ctx: QrServiceContext): string {
+  const payload = encodeQrPayload(r.content, dynamicUrl(ctx.publicUrl, alias));
+  const width = symbolWidth(payload, Boolean(r.logo));
+  if (width === undefined) throw validation('data is too long to fit in a QR code');
+  if (modulePixels(r.size, width) < MIN_MODULE_PIXELS) {
+    throw validation(
+      `size ${r.size} px is too small for this much data: at least ${width * MIN_MODULE_PIXELS} px is needed`,
+    );
+  }
+  return payload;
+}
+
+/** The document is the record of intent: if Redis drops the job, the worker's sweep re-queues it. */
+async function queueRender(ctx: QrServiceContext, qrId: number, renderVersion: number) {
+  try {
+    await ctx.queue.enqueue({ qrId, renderVersion });
+  } catch (err) {
+    ctx.logger.warn(
+      { err: (err as Error).message, qrId, renderVersion },
+      'render job not queued; the worker sweep will queue it',
+    );
+  }
+}
+
+function isDuplicateAlias(err: unknown): boolean {
+  const e = err as { code?: unknown; keyValue?: Record<string, unknown> };
+  return e.code === 11000 && e.keyValue !== undefined && 'alias' in e.keyValue;
+}
+
+export async function createQr(
+  userId: number,
+  input: QrCreate,
+  ctx: QrServiceContext,
+): Promise<QrCodeRecord> {
+  const rendering: Rendering = {
+    content: parseQrContent(input.type, input.data),
+    background: input.background ?? DEFAULT_BACKGROUND,
+    foreground: input.foreground ?? DEFAULT_FOREGROUND,
+    logo: input.logo || null,
+    size: input.size ?? DEFAULT_SIZE,
+  };
+  checkColours(rendering);
+  let alias = newAlias();
+  let payload = payloadFor(rendering, alias, ctx);
+  await checkLogo(rendering, ctx);
+  const id = await nextId('qr');
+  for (let attempt = 0; ; attempt += 1) {
+    const now = new Date();
+    try {
+      const doc = await QrCode.create({
+        id,
+        userId,
+        alias,
+        name: input.name ?? '',
+        type: rendering.content.type,
+        data: rendering.content.data,
+        payload,
+        background: rendering.background,
+        foreground: rendering.foreground,
+        logo: rendering.logo,
+        size: rendering.size,
+        format: input.format ?? 'png',
+        status: 'pending',
+        renderVersion: 1,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await queueRender(ctx, id, 1);
+      return doc.toObject();
+    } catch (err) {
+      if (!isDuplicateAlias(err) || attempt >= 3) throw err;
+      alias = newAlias();
+      payload = payloadFor(rendering, alias, ctx);
+    }
+  }
+}
+
+/** Re-renders with the new content; fields not sent keep their stored values. */
+export async function updateQr(
+  userId: number,
+  id: number,
+  input: QrUpdate,
+  ctx: QrServiceContext,
+): Promise<void> {
+  const current = await getQr(userId, id);
+  const type = (input.type ?? current.type) as QrType;
+  const rendering: Rendering = {
+    content: parseQrContent(type, input.data),
+    background: input.background ?? current.background,
+    foreground: input.foreground ?? current.foreground,
+    logo: input.logo === undefined ? (current.logo ?? null) : input.logo || null,
+    size: input.size ?? current.size,
+  };
+  checkColours(rendering);
+  const payload = payloadFor(rendering, current.alias, ctx);
+  await checkLogo(rendering, ctx);
+  const set: Record<string, unknown> = {
+    type,
+    data: rendering.content.data,
+    payload,
+    background: rendering.background,
+    foreground: rendering.foreground,
+    logo: rendering.logo,
+    size: rendering.size,
+    status: 'pending',
+    failureReason: null,
+    updatedAt: new Date(),
+  };
+  if (input.name !== undefined) set.name = input.name;
+  if (input.format !== undefined) set.format = input.format;
+  const updated = await QrCode.findOneAndUpdate(
+    { id, userId },
+    { $set: set, $inc: { renderVersion: 1 } },
+    { returnDocument: 'after' },
+  ).lean();
+  if (!updated) throw notFound(`${LABEL} not found`);
+  await queueRender(ctx, id, updated.renderVersion);
+}
+
+export async function deleteQr(userId: number, id: number, ctx: QrServiceContext): Promise<void> {
+  await deleteOwned(ownedQrCodes, userId, id, LABEL);
+  // A render finishing after this point finds no document and removes what it wrote.
+  await deleteImages(id);
+  await ctx.visits.deleteVisits({ kind: 'qr', id });
+  await unassignEverywhere('qr', id);
+}
+
+export function listQrs(userId: number, query: PageQuery) {
+  return listOwned(ownedQrCodes, userId, query);
+}
+
+/** The caller's QR code; another user's is reported exactly like a missing one. */
+export function getQr(userId: number, id: number): Promise<QrCodeRecord> {
+  return findOwned(ownedQrCodes, userId, id, LABEL);
+}
+
+/** The public side's lookup; undefined for anything that is not one of our aliases. */
+export async function findQrByAlias(alias: string): Promise<QrCodeRecord | undefined> {
+  if (!ALIAS_PATTERN.test(alias)) return undefined;
+  return (await QrCode.findOne({ alias }).lean()) ?? undefined;
+}

@@ -1,0 +1,75 @@
+import { Router, type Response } from 'express';
+import type { AppDeps } from '../deps';
+import { sendPage } from '../shared/http/pages';
+import { sendPublicNotFound } from '../shared/http/public-context';
+import type { QrFormat } from './qr-code.model';
+import { findQrByAlias } from './qr-codes.service';
+import { findImage } from './qr-images';
+
+const IMAGE_FILE = /^([A-Za-z0-9]+)(?:\.(png|svg))?$/;
+/** Seconds a client should wait before asking again for an image still being rendered. */
+export const RENDER_RETRY_AFTER = 2;
+
+/**
+ * RFC 9110 If-None-Match, weak comparison. Evaluated here rather than with `req.fresh`, which
+ * ignores validators whenever the request says `Cache-Control: no-cache` (as fetch() does for
+ * every conditional request), although the origin should still answer 304 then.
+ */
+export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((tag) => opaque(tag) === opaque(etag));
+}
+
+function sendPending(res: Response): void {
+  res.setHeader('Retry-After', String(RENDER_RETRY_AFTER));
+  res.setHeader('Cache-Control', 'no-store');
+  sendPage(
+    res,
+    202,
+    'QR code rendering',
+    '<h1>Almost there</h1><p>This QR code is being rendered; try again in a moment.</p>',
+  );
+}
+
+/** Visitors' side of QR codes: the image, and the dynamic redirect of `link` codes. */
+export function qrPublicRouter(deps: AppDeps): Router {
+  const router = Router();
+
+  router.get('/qr/:file', async (req, res) => {
+    const match = IMAGE_FILE.exec(req.params.file);
+    const qr = match?.[1] ? await findQrByAlias(match[1]) : undefined;
+    if (!match || !qr) return sendPublicNotFound(res, req.path);
+    if (qr.status === 'failed') {
+      // Not a server fault, and retrying will not help: the owner must change the code.
+      res.setHeader('Cache-Control', 'no-store');
+      return sendPage(
+        res,
+        422,
+        'QR code unavailable',
+        '<h1>QR code unavailable</h1><p>This QR code could not be rendered. Its owner can see why in the API and fix it with an update.</p>',
+      );
+    }
+    const format = (match[2] ?? qr.format) as QrFormat;
+    const image = qr.status === 'ready' ? await findImage(qr.id, qr.renderVersion, format) : null;
+    if (!image) return sendPending(res);
+    res.setHeader('ETag', image.etag);
+    // The image at this address changes when its code is updated: cache, but revalidate.
+    res.setHeader('Cache-Control', 'public, no-cache');
+    if (matchesEtag(req.headers['if-none-match'], image.etag)) return res.status(304).end();
+    res.type(image.contentType).send(image.bytes);
+  });
+
+  router.get('/s/:alias', async (req, res) => {
+    const qr = await findQrByAlias(req.params.alias);
+    if (!qr || qr.type !== 'link') return sendPublicNotFound(res, req.path);
+    // Queued, not awaited: recording never delays the redirect.
+    deps.visits.record({ kind: 'qr', id: qr.id }, req);
+    // Every scan must reach us to be counted: no cache may replay the redirect.
+    res.setHeader('Cache-Control', 'private, no-store');
+    res.redirect(302, qr.data as string);
+  });
+
+  return router;
+}

@@ -1,0 +1,95 @@
+import { UnrecoverableError, type Job } from 'bullmq';
+import type { Logger } from '../../src/shared/infra/logger';
+import { QrCode } from '../../src/qr-codes/qr-code.model';
+import type { QrRenderJob } from '../../src/qr-codes/qr-codes.jobs';
+import { parseRgb, type Rgb } from '../../src/qr-codes/qr-colors';
+import { deleteImages, deleteImagesBefore, saveImages } from '../../src/qr-codes/qr-images';
+import { LogoError } from '../../src/qr-codes/logo/logo-errors';
+import { loadLogo, type LogoOptions } from '../../src/qr-codes/logo/logo-source';
+import { RenderFailure, type RenderPool } from './render-pool';
+
+export interface QrRenderProcessorDeps {
+  pool: RenderPool;
+  logo: LogoOptions;
+  logger: Logger;
+}
+
+export type QrRenderOutcome = 'ready' | 'stale' | 'already-ready';
+
+/** Failures that will recur on every attempt: bad logos, payloads that cannot render or decode. */
+function isPermanent(err: unknown): boolean {
+  return (err instanceof LogoError && err.permanent) || err instanceof RenderFailure;
+}
+
+/** What the owner reads in `details.reason`: our own messages only, never an internal error's. */
+function reasonOf(err: unknown, attempts: number): string {
+  if (err instanceof LogoError || err instanceof RenderFailure) return err.message;
+  return `rendering failed ${attempts} times; update the QR code to try again`;
+}
+
+function colour(value: string): Rgb {
+  const rgb = parseRgb(value);
+  if (!rgb) throw new RenderFailure(`stored colour ${value} is not rgb(r,g,b)`);
+  return rgb;
+}
+
+interface RenderableQr {
+  payload: string;
+  size: number;
+  foreground: string;
+  background: string;
+  logo?: string | null;
+}
+
+async function render(qr: RenderableQr, deps: QrRenderProcessorDeps) {
+  const logo = qr.logo ? await loadLogo(qr.logo, deps.logo) : undefined;
+  return deps.pool.render({
+    payload: qr.payload,
+    size: qr.size,
+    foreground: colour(qr.foreground),
+    background: colour(qr.background),
+    logo,
+  });
+}
+
+/**
+ * Renders one version of one QR code. Idempotent: images are upserted under (id, version,
+ * format), and the document only turns `ready` if it still carries this job's version, so a
+ * retried, duplicated or late job can never overwrite a newer render.
+ */
+export function createQrRenderProcessor(deps: QrRenderProcessorDeps) {
+  return async (job: Job<QrRenderJob>): Promise<QrRenderOutcome> => {
+    const { qrId, renderVersion } = job.data;
+    const qr = await QrCode.findOne({ id: qrId }).lean();
+    if (!qr || qr.renderVersion !== renderVersion) return 'stale';
+    if (qr.status === 'ready') return 'already-ready';
+    try {
+      const { png, svg } = await render(qr, deps);
+      await saveImages(qrId, renderVersion, { png, svg });
+      const marked = await QrCode.updateOne(
+        { id: qrId, renderVersion },
+        { $set: { status: 'ready', failureReason: null, renderedAt: new Date() } },
+      );
+      if (marked.matchedCount === 0) {
+        // Updated or deleted while rendering: what was just written belongs to nobody.
+        await deleteImages(qrId, renderVersion);
+        return 'stale';
+      }
+      await deleteImagesBefore(qrId, renderVersion);
+      return 'ready';
+    } catch (err) {
+      const attempts = job.opts.attempts ?? 1;
+      const permanent = isPermanent(err);
+      if (permanent || job.attemptsMade + 1 >= attempts) {
+        const reason = reasonOf(err, job.attemptsMade + 1);
+        deps.logger.warn({ err, qrId, renderVersion, reason }, 'qr render failed');
+        await QrCode.updateOne(
+          { id: qrId, renderVersion },
+          { $set: { status: 'failed', failureReason: reason } },
+        );
+        if (permanent) throw new UnrecoverableError(reason);
+      }
+      throw err;
+    }
+  };
+}

@@ -1,0 +1,120 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'bullmq';
+import type { Config } from '../../src/config';
+import type { Logger } from '../../src/shared/infra/logger';
+import { createWorkerRedis } from '../../src/shared/infra/redis';
+import type { RedisKeys } from '../../src/shared/infra/redis-keys';
+import { QrCode } from '../../src/qr-codes/qr-code.model';
+import {
+  bullPrefix,
+  createQrRenderQueue,
+  QR_RENDER_QUEUE,
+  type QrRenderJob,
+  type QrRenderQueue,
+} from '../../src/qr-codes/qr-codes.jobs';
+import { createQrRenderProcessor, type QrRenderOutcome } from './qr-render.processor';
+import { createRenderPool } from './render-pool';
+
+export interface QrRenderWorkerDeps {
+  config: Config;
+  logger: Logger;
+  keys: RedisKeys;
+}
+
+export interface QrRenderWorkerOptions {
+  /** Jobs in flight at once; defaults to QR_CONCURRENCY. */
+  concurrency?: number;
+  /** How long a job's lock lives without renewal; a dead worker's job is re-run after it. */
+  lockDuration?: number;
+  /** How often this worker looks for jobs whose worker died. */
+  stalledInterval?: number;
+  /** How often, and for codes pending how long, to re-queue renders Redis never received. */
+  sweepIntervalMs?: number;
+  sweepAgeMs?: number;
+}
+
+export interface QrRenderWorker {
+  /** Re-queues renders of codes left pending (their job was never queued); returns how many. */
+  sweep(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/**
+ * Threads for a number of jobs in flight: no more than the cores (more would only queue for the
+ * CPU), the jobs shared out among them.
+ */
+export function renderThreads(concurrency: number): [threads: number, perThread: number] {
+  const threads = Math.max(1, Math.min(concurrency, availableParallelism()));
+  return [threads, Math.ceil(concurrency / threads)];
+}
+
+/** Pending codes older than the age whose job may have been lost, oldest first. */
+async function sweepPending(queue: QrRenderQueue, ageMs: number): Promise<number> {
+  const stale = await QrCode.find({
+    status: 'pending',
+    updatedAt: { $lt: new Date(Date.now() - ageMs) },
+  })
+    .sort({ updatedAt: 1 })
+    .limit(100)
+    .lean();
+  // Job ids are per render version: a job still waiting, active or retrying is not added twice.
+  for (const qr of stale) await queue.enqueue({ qrId: qr.id, renderVersion: qr.renderVersion });
+  return stale.length;
+}
+
+/**
+ * Consumes QR render jobs. Rendering runs in a pool of threads, so this event loop stays free
+ * to renew job locks and talk to Redis and MongoDB; BullMQ's stalled-job check re-runs any job
+ * whose worker died.
+ */
+export function startQrRenderWorker(
+  deps: QrRenderWorkerDeps,
+  options: QrRenderWorkerOptions = {},
+): QrRenderWorker {
+  const { config, logger, keys } = deps;
+  // A connection of its own (BullMQ adds a blocking one): another component may block on a
+  // shared one, and a worker connection must never cut a blocking command short.
+  const connection = createWorkerRedis(config.redisUrl);
+  connection.on('error', (err) => logger.warn({ err: err.message }, 'qr worker redis error'));
+  const concurrency = options.concurrency ?? config.qrConcurrency;
+  const pool = createRenderPool(...renderThreads(concurrency));
+  const processor = createQrRenderProcessor({
+    pool,
+    logo: { logoDir: config.logoDir, allowPrivate: config.logoAllowPrivate },
+    logger,
+  });
+  const worker = new Worker<QrRenderJob, QrRenderOutcome>(QR_RENDER_QUEUE, processor, {
+    connection,
+    prefix: bullPrefix(keys),
+    concurrency,
+    lockDuration: options.lockDuration ?? 30_000,
+    stalledInterval: options.stalledInterval ?? 30_000,
+    removeOnComplete: { count: 0 },
+  });
+  worker.on('error', (err) => logger.error({ err: err.message }, 'qr render worker error'));
+  worker.on('failed', (job, err) =>
+    logger.warn({ jobId: job?.id, attempts: job?.attemptsMade, err: err.message }, 'qr job failed'),
+  );
+
+  const queue = createQrRenderQueue({ connection, keys, logger });
+  const ageMs = options.sweepAgeMs ?? 60_000;
+  const sweep = () => sweepPending(queue, ageMs);
+  const runSweep = () =>
+    sweep().catch((err: unknown) =>
+      logger.warn({ err: (err as Error).message }, 'qr render sweep failed'),
+    );
+  void runSweep();
+  const timer = setInterval(runSweep, options.sweepIntervalMs ?? 60_000);
+  timer.unref();
+
+  return {
+    sweep,
+    async close() {
+      clearInterval(timer);
+      await worker.close();
+      await queue.close();
+      await pool.close();
+      await connection.quit().catch(() => connection.disconnect());
+    },
+  };
+}
