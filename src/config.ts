@@ -68,7 +68,7 @@ const schema = Joi.object({
   VISITOR_SALT: Joi.string().min(8),
   LOGO_DIR: Joi.string().default('./data/logos'),
   LOGO_ALLOW_PRIVATE: Joi.string().valid('0', '1', 'true', 'false').default('0'),
-  QR_CONCURRENCY: Joi.number().integer().min(1).max(64).default(2),
+  QR_CONCURRENCY: Joi.number().integer().min(1).max(64).default(4),
   RUNTIME_DIR: Joi.string().default('./data'),
 }).unknown(true);
 
