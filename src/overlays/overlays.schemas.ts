@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { displayName } from '../shared/http/fields';
 import { OVERLAY_TYPES, type OverlayType } from './overlay.model';
 
 export interface OverlayCreate {
@@ -11,11 +12,5 @@ export const overlayCreateSchema = Joi.object<OverlayCreate>({
   type: Joi.string()
     .valid(...OVERLAY_TYPES)
     .required(),
-  name: Joi.string()
-    .trim()
-    .min(1)
-    .max(100)
-    .pattern(/^[^\p{Cc}]*$/u)
-    .required()
-    .messages({ 'string.pattern.base': 'name must not contain control characters' }),
+  name: displayName.required(),
 });

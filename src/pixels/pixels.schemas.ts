@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { displayName } from '../shared/http/fields';
 import { PIXEL_TYPES, type PixelType } from './pixel-tags';
 
 export interface PixelCreate {
@@ -12,12 +13,6 @@ export interface PixelUpdate {
   tag: string;
 }
 
-const name = Joi.string()
-  .trim()
-  .min(1)
-  .max(100)
-  .pattern(/^[^\p{Cc}]*$/u)
-  .messages({ 'string.pattern.base': 'name must not contain control characters' });
 // The format of a tag depends on the pixel's type: `checkTag` judges it in the service.
 const tag = Joi.string().trim().max(200);
 
@@ -25,12 +20,12 @@ export const pixelCreateSchema = Joi.object<PixelCreate>({
   type: Joi.string()
     .valid(...PIXEL_TYPES)
     .required(),
-  name: name.required(),
+  name: displayName.required(),
   tag: tag.required(),
 });
 
 export const pixelUpdateSchema = Joi.object({
   type: Joi.any().forbidden().messages({ 'any.unknown': 'type cannot be changed' }),
-  name,
+  name: displayName,
   tag: tag.required(),
 });

@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { displayName } from '../shared/http/fields';
 
 export interface SplashCreate {
   name: string;
@@ -6,11 +7,5 @@ export interface SplashCreate {
 
 /** What an operator may create from the CLI (the API only lists splash pages). */
 export const splashCreateSchema = Joi.object<SplashCreate>({
-  name: Joi.string()
-    .trim()
-    .min(1)
-    .max(100)
-    .pattern(/^[^\p{Cc}]*$/u)
-    .required()
-    .messages({ 'string.pattern.base': 'name must not contain control characters' }),
+  name: displayName.required(),
 });
