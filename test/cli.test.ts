@@ -5,15 +5,7 @@ import { hashApiKey } from '../src/shared/secrets';
 import { User } from '../src/users/user.model';
 import { keyRotate, userCreate } from '../src/users/users.cli';
 import { uniqueName } from './support/users';
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error('expected a rejection');
-}
+import { rejection } from './support/rejection';
 
 describe('CLI user commands', () => {
   it('user:create prints id, username and a key that is stored only as a hash', async () => {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { BrandedDomain } from '../src/domains/domain.model';
 import { startTestApp, type TestApp } from './support/app-harness';
 import { uniqueDomain } from './support/domains';
-import { client } from './support/http';
+import { client, type ListBody } from './support/http';
 import { createTestUser } from './support/users';
 
 interface DomainItem {
@@ -11,17 +11,7 @@ interface DomainItem {
   redirectroot: string | null;
   redirect404: string | null;
 }
-interface DomainList {
-  error: string;
-  data: {
-    result: number;
-    perpage: number;
-    currentpage: number;
-    nextpage: number;
-    maxpage: number;
-    domains: DomainItem[];
-  };
-}
+type DomainList = ListBody<'domains', DomainItem>;
 
 describe('branded domains', () => {
   let app: TestApp;

@@ -4,8 +4,9 @@ import { commands } from '../src/cli/commands';
 import { overlayAdd } from '../src/overlays/overlays.cli';
 import { AppError } from '../src/shared/errors/app-error';
 import { startTestApp, type TestApp } from './support/app-harness';
-import { client, DATE_TIME } from './support/http';
+import { client, DATE_TIME, type ListBody } from './support/http';
 import { createTestUser } from './support/users';
+import { rejection } from './support/rejection';
 
 interface OverlayItem {
   id: number;
@@ -13,26 +14,9 @@ interface OverlayItem {
   name: string;
   date: string;
 }
-interface OverlayList {
-  error: string;
-  data: {
-    result: number;
-    perpage: number;
-    currentpage: number;
-    nextpage: number;
-    maxpage: number;
-    cta: OverlayItem[];
-  };
-}
+type OverlayList = ListBody<'cta', OverlayItem>;
 
-async function failure(argv: string[]): Promise<Error> {
-  try {
-    await overlayAdd.run(argv);
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error('overlay:add succeeded');
-}
+const failure = (argv: string[]) => rejection(overlayAdd.run(argv));
 
 describe('CTA overlays', () => {
   let app: TestApp;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { startTestApp, type TestApp } from './support/app-harness';
-import { client, DATE_TIME } from './support/http';
+import { client, DATE_TIME, type ListBody } from './support/http';
 import { createTestUser } from './support/users';
 
 interface PixelItem {
@@ -10,17 +10,7 @@ interface PixelItem {
   tag: string;
   date: string;
 }
-interface PixelList {
-  error: string;
-  data: {
-    result: number;
-    perpage: number;
-    currentpage: number;
-    nextpage: number;
-    maxpage: number;
-    pixels: PixelItem[];
-  };
-}
+type PixelList = ListBody<'pixels', PixelItem>;
 
 describe('pixels', () => {
   let app: TestApp;

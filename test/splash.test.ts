@@ -4,34 +4,18 @@ import { commands } from '../src/cli/commands';
 import { AppError } from '../src/shared/errors/app-error';
 import { splashAdd } from '../src/splash/splash.cli';
 import { startTestApp, type TestApp } from './support/app-harness';
-import { client, DATE_TIME } from './support/http';
+import { client, DATE_TIME, type ListBody } from './support/http';
 import { createTestUser } from './support/users';
+import { rejection } from './support/rejection';
 
 interface SplashItem {
   id: number;
   name: string;
   date: string;
 }
-interface SplashList {
-  error: string;
-  data: {
-    result: number;
-    perpage: number;
-    currentpage: number;
-    nextpage: number;
-    maxpage: number;
-    splash: SplashItem[];
-  };
-}
+type SplashList = ListBody<'splash', SplashItem>;
 
-async function failure(argv: string[]): Promise<Error> {
-  try {
-    await splashAdd.run(argv);
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error('splash:add succeeded');
-}
+const failure = (argv: string[]) => rejection(splashAdd.run(argv));
 
 describe('custom splash pages', () => {
   let app: TestApp;

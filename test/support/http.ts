@@ -56,3 +56,15 @@ export function client(baseUrl: string, key?: string) {
 
 export const DATE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 export const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A list endpoint's body (spec 4.1): the envelope with its items under `Key`. */
+export interface ListBody<Key extends string, Item> {
+  error: string;
+  data: {
+    result: number;
+    perpage: number;
+    currentpage: number;
+    nextpage: number;
+    maxpage: number;
+  } & Record<Key, Item[]>;
+}

@@ -10,6 +10,7 @@ import {
 } from '../../workers/qr-render/render-pool';
 import { UnreadableImageError } from '../../workers/qr-render/verify-png';
 import { decodeImage, pixelAt, solidLogo } from '../support/qr';
+import { rejection } from '../support/rejection';
 
 const navy = { r: 10, g: 20, b: 90 };
 const cream = { r: 250, g: 245, b: 220 };
@@ -19,15 +20,6 @@ function modulePixel(size: number, modules: number, x: number, y: number): [numb
   const scale = Math.floor(size / (modules + 2 * QUIET_ZONE));
   const offset = Math.floor((size - scale * modules) / 2);
   return [offset + x * scale + Math.floor(scale / 2), offset + y * scale + Math.floor(scale / 2)];
-}
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error('expected a rejection');
 }
 
 describe('QR rendering', () => {
