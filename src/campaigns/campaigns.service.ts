@@ -6,6 +6,7 @@ import { nextId } from '../shared/ids/counter.model';
 import { User } from '../users/user.model';
 import { Campaign, type CampaignRecord } from './campaign.model';
 import type { CampaignCreate, CampaignUpdate } from './campaigns.schemas';
+import { isDuplicateKeyError } from '../shared/db/duplicate-key';
 
 /** The most links a public list page shows. */
 export const LIST_PAGE_LIMIT = 500;
@@ -13,10 +14,6 @@ export const LIST_PAGE_LIMIT = 500;
 async function ensureSlugFree(slug: string, exceptId?: number): Promise<void> {
   const holder = await Campaign.findOne({ slug }).lean<CampaignRecord>();
   if (holder && holder.id !== exceptId) throw conflict(`slug ${slug} is already taken`);
-}
-
-function isDuplicateKey(err: unknown): boolean {
-  return (err as { code?: unknown }).code === 11000;
 }
 
 export async function listCampaigns(userId: number, query: PageQuery) {
@@ -40,7 +37,7 @@ export async function createCampaign(
     return doc.toObject<CampaignRecord>();
   } catch (err) {
     // Another campaign took the slug between the check and the insert.
-    if (isDuplicateKey(err)) throw conflict(`slug ${input.slug} is already taken`);
+    if (isDuplicateKeyError(err)) throw conflict(`slug ${input.slug} is already taken`);
     throw err;
   }
 }
@@ -60,7 +57,7 @@ export async function updateCampaign(
   try {
     await Campaign.updateOne({ id, userId }, { $set: set });
   } catch (err) {
-    if (isDuplicateKey(err)) throw conflict(`slug ${input.slug} is already taken`);
+    if (isDuplicateKeyError(err)) throw conflict(`slug ${input.slug} is already taken`);
     throw err;
   }
   return { ...campaign, ...set };

@@ -14,6 +14,7 @@ import {
   type ChannelRecord,
 } from './channel.model';
 import type { ChannelCreate, ChannelUpdate } from './channels.schemas';
+import { isDuplicateKeyError } from '../shared/db/duplicate-key';
 
 export async function listChannels(userId: number, query: PageQuery) {
   return listOwned(Channel, userId, query);
@@ -72,7 +73,7 @@ export async function assignToChannel(
     );
   } catch (err) {
     // Two simultaneous first assignments: the other one inserted it, which is all we wanted.
-    if ((err as { code?: unknown }).code !== 11000) throw err;
+    if (!isDuplicateKeyError(err)) throw err;
   }
 }
 

@@ -9,6 +9,7 @@ import type { DomainVerifier } from './domain-check';
 import { BrandedDomain, type BrandedDomainRecord } from './domain.model';
 import { hostOf, normaliseDomain } from './domain-name';
 import type { DomainCreate, DomainUpdate } from './domains.schemas';
+import { isDuplicateKeyError } from '../shared/db/duplicate-key';
 
 export { normaliseDomain };
 
@@ -17,10 +18,6 @@ const ownedDomains = BrandedDomain as Model<BrandedDomainRecord>;
 
 const LABEL = 'Domain';
 const TAKEN = 'domain is already registered';
-
-function isDuplicateKey(err: unknown): boolean {
-  return (err as { code?: unknown }).code === 11000;
-}
 
 /** `""` and `null` both mean "no redirect". */
 function redirectValue(value: string | null | undefined): string | null {
@@ -53,7 +50,7 @@ export async function createDomain(
     });
     return doc.toObject();
   } catch (err) {
-    if (isDuplicateKey(err)) throw conflict(TAKEN);
+    if (isDuplicateKeyError(err)) throw conflict(TAKEN);
     throw err;
   } finally {
     // A visitor may have hit the host before it was claimed; that miss must not linger.

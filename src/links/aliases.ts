@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { conflict, validation } from '../shared/errors/app-error';
 import { AliasReservation } from './alias.model';
+import { isDuplicateKeyError } from '../shared/db/duplicate-key';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 export const GENERATED_ALIAS_LENGTH = 7;
@@ -33,17 +34,13 @@ export function randomAlias(length = GENERATED_ALIAS_LENGTH): string {
   return alias;
 }
 
-function isDuplicateKey(err: unknown): boolean {
-  return (err as { code?: unknown }).code === 11000;
-}
-
 /** Claims the alias in its scope for good; false when it is (or ever was) taken. */
 async function reserve(scope: string, alias: string): Promise<boolean> {
   try {
     await AliasReservation.create({ scope, alias });
     return true;
   } catch (err) {
-    if (isDuplicateKey(err)) return false;
+    if (isDuplicateKeyError(err)) return false;
     throw err;
   }
 }

@@ -17,6 +17,7 @@ import { encodeQrPayload } from './qr-payload';
 import { MIN_MODULE_PIXELS, modulePixels, symbolWidth } from './qr-symbol';
 import { LogoError } from './logo/logo-errors';
 import { checkLogoAtOnce, type LogoOptions } from './logo/logo-source';
+import { isDuplicateKeyError } from '../shared/db/duplicate-key';
 
 export interface QrServiceContext {
   publicUrl: string;
@@ -95,11 +96,6 @@ async function queueRender(ctx: QrServiceContext, qrId: number, renderVersion: n
   }
 }
 
-function isDuplicateAlias(err: unknown): boolean {
-  const e = err as { code?: unknown; keyValue?: Record<string, unknown> };
-  return e.code === 11000 && e.keyValue !== undefined && 'alias' in e.keyValue;
-}
-
 export async function createQr(
   userId: number,
   input: QrCreate,
@@ -141,7 +137,7 @@ export async function createQr(
       await queueRender(ctx, id, 1);
       return doc.toObject();
     } catch (err) {
-      if (!isDuplicateAlias(err) || attempt >= 3) throw err;
+      if (!isDuplicateKeyError(err, 'alias') || attempt >= 3) throw err;
       alias = newAlias();
       payload = payloadFor(rendering, alias, ctx);
     }

@@ -3,6 +3,7 @@ import { conflict, notFound } from '../shared/errors/app-error';
 import { nextId } from '../shared/ids/counter.model';
 import { generateApiKey, hashApiKey, hashPassword } from '../shared/secrets';
 import { User, type UserRecord } from './user.model';
+import { isDuplicateKeyError } from '../shared/db/duplicate-key';
 
 export interface NewUser {
   email: string;
@@ -16,10 +17,6 @@ export interface NewUser {
 function defaultAvatar(email: string): string {
   const digest = createHash('sha256').update(email.trim().toLowerCase()).digest('hex');
   return `https://www.gravatar.com/avatar/${digest}?d=identicon`;
-}
-
-function isDuplicate(err: unknown): err is { keyValue?: Record<string, unknown> } {
-  return (err as { code?: unknown }).code === 11000;
 }
 
 /** Creates a user and returns the API key, which exists in clear only in this return value. */
@@ -46,7 +43,7 @@ export async function createUser(input: NewUser): Promise<{ user: UserRecord; ap
     });
     return { user: doc.toObject(), apiKey };
   } catch (err) {
-    if (isDuplicate(err))
+    if (isDuplicateKeyError(err))
       throw conflict(`${Object.keys(err.keyValue ?? {})[0] ?? 'user'} is already taken`);
     throw err;
   }

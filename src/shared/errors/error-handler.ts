@@ -3,14 +3,11 @@ import Joi from 'joi';
 import type { Logger } from 'pino';
 import { AppError, notFound, serviceUnavailable } from './app-error';
 import { isInfrastructureUnavailable } from './infra-errors';
+import { isDuplicateKeyError } from '../db/duplicate-key';
 
 interface BodyParserError extends Error {
   type?: string;
   status?: number;
-}
-
-function isDuplicateKey(err: unknown): err is Error & { keyValue?: Record<string, unknown> } {
-  return err instanceof Error && (err as { code?: unknown }).code === 11000;
 }
 
 /** Maps any thrown value onto the AppError the client sees. */
@@ -27,7 +24,7 @@ export function toAppError(err: unknown): AppError {
     if (bp.type === 'encoding.unsupported' || bp.type === 'charset.unsupported')
       return new AppError(415, 'unsupported_media_type', 'Unsupported body encoding');
   }
-  if (isDuplicateKey(err)) {
+  if (isDuplicateKeyError(err)) {
     const field = Object.keys(err.keyValue ?? {})[0];
     return new AppError(409, 'conflict', field ? `${field} is already taken` : 'Already exists');
   }

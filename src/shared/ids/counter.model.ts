@@ -1,4 +1,5 @@
 import { Schema, model } from 'mongoose';
+import { isDuplicateKeyError } from '../db/duplicate-key';
 
 const counterSchema = new Schema(
   { _id: { type: String, required: true }, seq: { type: Number, required: true } },
@@ -18,8 +19,7 @@ async function increment(resource: string, attempt = 0): Promise<number> {
     return doc.seq;
   } catch (err) {
     // Two first-ever upserts of one counter can race on _id; the loser simply increments again.
-    if ((err as { code?: unknown }).code === 11000 && attempt < 3)
-      return increment(resource, attempt + 1);
+    if (isDuplicateKeyError(err) && attempt < 3) return increment(resource, attempt + 1);
     throw err;
   }
 }
