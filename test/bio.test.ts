@@ -21,7 +21,7 @@ describe('bio pages', () => {
         name: 'Me',
         links: [{ title: 'Blog', url: 'https://blog.example.com/' }],
       });
-      expect(res.status).to.equal(201);
+      expect(res.status).to.equal(200);
       expect(res.body).to.deep.equal({ error: 0, id: res.body.id, link: res.body.link });
       expect(res.body.id).to.be.a('number');
       expect(res.body.link).to.match(/^http:\/\/linkqr\.test\/b\/[A-Za-z0-9]{7}$/);

@@ -20,7 +20,7 @@ describe('channels API', () => {
         color: '#1A2b3C',
         starred: true,
       });
-      expect(res.status).to.equal(201);
+      expect(res.status).to.equal(200);
       expect(res.body).to.deep.equal({
         error: 0,
         id: res.body.id,
@@ -37,7 +37,7 @@ describe('channels API', () => {
       const res = await client(app.url, apiKey).post<{ id: number }>('/api/channel/add', {
         name: 'Plain',
       });
-      expect(res.status).to.equal(201);
+      expect(res.status).to.equal(200);
       expect(res.body).to.deep.equal({
         error: 0,
         id: res.body.id,

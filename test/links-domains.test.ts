@@ -19,7 +19,7 @@ describe('short links on branded domains', () => {
       domain,
       ...body,
     });
-    expect(res.status, res.text).to.equal(201);
+    expect(res.status, res.text).to.equal(200);
     return { user, apiKey, domain, domainId: res.body.id, host: new URL(domain).hostname };
   }
 
@@ -31,7 +31,7 @@ describe('short links on branded domains', () => {
       domain,
       custom: alias,
     });
-    expect(res.status).to.equal(201);
+    expect(res.status).to.equal(200);
     expect(res.body).to.deep.equal({ error: 0, id: res.body.id, shorturl: `${domain}/${alias}` });
     const list = await client(app.url, apiKey).get<{ data: { urls: Array<{ shorturl: string }> } }>(
       '/api/urls',

@@ -26,7 +26,7 @@ describe('short links API', () => {
       const res = await client(app.url, apiKey).post('/api/url/add', {
         url: 'https://example.com/a',
       });
-      expect(res.status).to.equal(201);
+      expect(res.status).to.equal(200);
       expect(res.body).to.deep.equal({
         error: 0,
         id: res.body.id,
@@ -43,7 +43,7 @@ describe('short links API', () => {
         url: 'https://example.com/',
         custom: alias,
       });
-      expect(res.status).to.equal(201);
+      expect(res.status).to.equal(200);
       expect(res.body).to.deep.equal({ error: 0, id: res.body.id, shorturl: `${PUBLIC}/${alias}` });
     });
 
@@ -191,7 +191,7 @@ describe('short links API', () => {
         url: 'https://example.com/',
         password,
       });
-      expect(res.status).to.equal(201);
+      expect(res.status).to.equal(200);
       const stored = await Link.findOne({ id: res.body.id }).lean<LinkRecord>();
       expect(stored?.passwordHash).to.be.a('string').and.not.include(password);
       expect(await verifyPassword(password, stored?.passwordHash ?? '')).to.equal(true);
@@ -209,7 +209,7 @@ describe('short links API', () => {
           }),
         ),
       );
-      expect(results.map((r) => r.status)).to.deep.equal(Array(50).fill(201));
+      expect(results.map((r) => r.status)).to.deep.equal(Array(50).fill(200));
       expect(new Set(results.map((r) => r.body.id)).size).to.equal(50);
       expect(new Set(results.map((r) => r.body.shorturl)).size).to.equal(50);
       for (const r of results) expect(r.body.shorturl).to.match(GENERATED);

@@ -12,6 +12,6 @@ export async function createBio(
     '/api/bio/add',
     body,
   );
-  expect(res.status, res.text).to.equal(201);
+  expect(res.status, res.text).to.equal(200);
   return { ...res.body, alias: new URL(res.body.link).pathname.replace('/b/', '') };
 }

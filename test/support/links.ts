@@ -19,7 +19,7 @@ export async function createLink(
     '/api/url/add',
     body,
   );
-  expect(res.status, res.text).to.equal(201);
+  expect(res.status, res.text).to.equal(200);
   return { ...res.body, alias: aliasOf(res.body.shorturl) };
 }
 

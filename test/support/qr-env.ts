@@ -68,7 +68,7 @@ export function useQrEnvironment(): QrEnvironment {
       id: number;
       link: string;
     }>('/api/qr/add', body);
-    expect(res.status, res.text).to.equal(201);
+    expect(res.status, res.text).to.equal(200);
     return res.body;
   };
   env.image = async (link, suffix = '', headers = {}) => {

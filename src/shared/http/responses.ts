@@ -16,9 +16,9 @@ export function sendList<T>(
   res.json(listEnvelope(key, items, total, query));
 }
 
-/** Create responses (spec 4.2): `{error: 0, id, ...extra}`. */
+/** Create responses (spec 4.2): `{error: 0, id, ...extra}`, HTTP 200 like GemPixel (clients treat anything else as failure). */
 export function sendCreated(res: Response, body: { id: number } & Record<string, unknown>): void {
-  res.status(201).json({ error: 0, ...body });
+  res.json({ error: 0, ...body });
 }
 
 /** Update, delete and assign responses (spec 4.2). */
