@@ -1,4 +1,5 @@
 import { formatDateTime, formatOptionalDateTime } from '../shared/format/dates';
+import { presentLinkBehaviour } from './link-behaviour.presenter';
 import type { LinkRecord } from './link.model';
 import { shortUrlOf } from './short-url';
 
@@ -17,6 +18,7 @@ export function presentLink(
     title: link.title,
     clicks,
     date: formatDateTime(link.createdAt),
+    ...presentLinkBehaviour(link),
   };
 }
 

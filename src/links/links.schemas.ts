@@ -1,5 +1,10 @@
 import Joi from 'joi';
 import { CUSTOM_ALIAS_PATTERN } from './aliases';
+import {
+  LINK_BEHAVIOUR_KEYS,
+  linkBehaviourFields,
+  type LinkBehaviourInput,
+} from './link-behaviour.schemas';
 
 const DATE_TIME_INPUT =
   /^(\d{4})-(\d{2})-(\d{2})(?: |T)(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?$/;
@@ -37,7 +42,7 @@ export const longUrl = Joi.string()
 const title = Joi.string().trim().max(255).allow('');
 const password = Joi.string().min(1).max(128);
 
-export interface LinkCreate {
+export interface LinkCreate extends LinkBehaviourInput {
   url: string;
   custom?: string;
   domain?: string;
@@ -56,10 +61,11 @@ export const linkCreateSchema = Joi.object<LinkCreate>({
   title,
   expiry: dateTimeInput,
   password,
+  ...linkBehaviourFields,
 });
 
 /** `null` clears an expiry or a password. */
-export interface LinkUpdate {
+export interface LinkUpdate extends LinkBehaviourInput {
   url?: string;
   title?: string;
   expiry?: Date | null;
@@ -71,6 +77,9 @@ export const linkUpdateSchema = Joi.object<LinkUpdate>({
   title,
   expiry: dateTimeInput.allow(null),
   password: password.allow(null),
+  ...linkBehaviourFields,
 })
   .min(1)
-  .messages({ 'object.min': 'at least one of url, title, expiry, password is required' });
+  .messages({
+    'object.min': `at least one of url, title, expiry, password, ${LINK_BEHAVIOUR_KEYS.join(', ')} is required`,
+  });

@@ -6,6 +6,7 @@ import type { Visits } from '../shared/visits/visit-recorder';
 import { nextId } from '../shared/ids/counter.model';
 import { hashPassword } from '../shared/secrets';
 import { allocateAlias, linkAliasScope } from './aliases';
+import { behaviourChanges } from './link-behaviour.service';
 import { linkCacheKey } from './link-cache';
 import { originsOf, resolveRequestedDomain } from './link-domains';
 import { DEFAULT_DOMAIN_ID, Link, type LinkRecord } from './link.model';
@@ -23,7 +24,7 @@ export interface LinkPage {
   origins: Map<number, string>;
 }
 
-function cacheKeysOf(link: Pick<LinkRecord, 'domainId' | 'alias'>): string[] {
+export function cacheKeysOf(link: Pick<LinkRecord, 'domainId' | 'alias'>): string[] {
   const keys = [linkCacheKey(link.domainId, link.alias)];
   // A branded link also answers on PUBLIC_URL once its domain is gone (see findLinkTarget).
   if (link.domainId !== DEFAULT_DOMAIN_ID) keys.push(linkCacheKey(DEFAULT_DOMAIN_ID, link.alias));
@@ -51,6 +52,7 @@ export async function createLink(
     if ((await orphansWithAlias(input.custom)).length)
       throw conflict(`alias ${input.custom} is already taken`);
   }
+  const behaviour = await behaviourChanges(userId, input, null);
   const alias = await allocateAlias(linkAliasScope(domainId), input.custom, {
     refuseReserved: true,
   });
@@ -63,6 +65,7 @@ export async function createLink(
     title: input.title ?? '',
     expiry: input.expiry ?? null,
     passwordHash: input.password === undefined ? null : await hashPassword(input.password),
+    ...behaviour,
     createdAt: new Date(),
   });
   const link = doc.toObject<LinkRecord>();
@@ -91,7 +94,7 @@ export async function updateLink(
   cache: LinkInvalidator,
 ): Promise<void> {
   const link = await findOwned(Link, userId, id, 'Link');
-  const set: Record<string, unknown> = {};
+  const set: Record<string, unknown> = await behaviourChanges(userId, input, link);
   if (input.url !== undefined) set.url = input.url;
   if (input.title !== undefined) set.title = input.title;
   if (input.expiry !== undefined) set.expiry = input.expiry;
