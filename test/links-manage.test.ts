@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { Link, type LinkRecord } from '../src/links/link.model';
 import { startTestApp, type TestApp } from './support/app-harness';
 import { client, DATE_TIME } from './support/http';
-import { createLink, visit } from './support/links';
+import { createLink, DIRECT_LINK_FIELDS, visit } from './support/links';
 import { createTestUser } from './support/users';
 
 const ZERO_STATS = {
@@ -52,6 +52,7 @@ describe('short links API: list, details, update, delete', () => {
               title: '',
               clicks: 0,
               date: d2,
+              ...DIRECT_LINK_FIELDS,
             },
             {
               id: first.id,
@@ -61,6 +62,7 @@ describe('short links API: list, details, update, delete', () => {
               title: 'One',
               clicks: 0,
               date: d1,
+              ...DIRECT_LINK_FIELDS,
             },
           ],
         },
@@ -134,6 +136,7 @@ describe('short links API: list, details, update, delete', () => {
           title: 'X',
           clicks: 0,
           date: res.body.details.date,
+          ...DIRECT_LINK_FIELDS,
           expiry: '2031-02-03 04:05:06',
           password: true,
         },
