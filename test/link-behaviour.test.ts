@@ -74,9 +74,16 @@ describe('link behaviour fields on url/add and url/:id/update', () => {
       const { apiKey } = await createTestUser();
       const splash = await addSplash(app, apiKey);
       const a = await createLink(app, apiKey, { url: 'https://example.com/', type: splash });
-      const b = await createLink(app, apiKey, { url: 'https://example.com/', type: String(splash) });
+      const b = await createLink(app, apiKey, {
+        url: 'https://example.com/',
+        type: String(splash),
+      });
       for (const id of [a.id, b.id])
-        expect(await details(apiKey, id)).to.deep.include({ type: 'splash', splash, overlay: null });
+        expect(await details(apiKey, id)).to.deep.include({
+          type: 'splash',
+          splash,
+          overlay: null,
+        });
     });
 
     it('takes overlay-<id> as a CTA overlay', async () => {
@@ -151,8 +158,16 @@ describe('link behaviour fields on url/add and url/:id/update', () => {
         { type: 'popup' },
         'type must be direct, frame, splash, overlay, a splash page id or overlay-<id>',
       ],
-      ['type overlay without an overlay', { type: 'overlay' }, 'overlay is required with type overlay'],
-      ['an overlay on a frame link', { type: 'frame', overlay: 1 }, 'overlay applies only to links of type overlay'],
+      [
+        'type overlay without an overlay',
+        { type: 'overlay' },
+        'overlay is required with type overlay',
+      ],
+      [
+        'an overlay on a frame link',
+        { type: 'frame', overlay: 1 },
+        'overlay applies only to links of type overlay',
+      ],
       [
         'splash and overlay together',
         { splash: 1, overlay: 2 },
@@ -190,8 +205,16 @@ describe('link behaviour fields on url/add and url/:id/update', () => {
         { parameters: [{ name: 'a&b', value: '1' }] },
         'parameters[0].name must not contain &, =, # or control characters',
       ],
-      ['a metaimage that is not a URL', { metaimage: 'javascript:x' }, 'metaimage must be an http or https URL'],
-      ['a metatitle with a control character', { metatitle: 'a\u0007' }, 'metatitle must not contain control characters'],
+      [
+        'a metaimage that is not a URL',
+        { metaimage: 'javascript:x' },
+        'metaimage must be an http or https URL',
+      ],
+      [
+        'a metatitle with a control character',
+        { metatitle: 'a\u0007' },
+        'metatitle must not contain control characters',
+      ],
     ];
     for (const [what, extra, message] of cases) {
       it(`answers 422 for ${what}`, async () => {

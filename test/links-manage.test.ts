@@ -219,7 +219,11 @@ describe('short links API: list, details, update, delete', () => {
     });
 
     const invalid: Array<[string, Record<string, unknown>, string]> = [
-      ['the body is empty', {}, 'at least one of url, title, expiry, password, type, splash, overlay, pixels, geotarget, devicetarget, languagetarget, parameters, metatitle, metadescription, metaimage is required'],
+      [
+        'the body is empty',
+        {},
+        'at least one of url, title, expiry, password, type, splash, overlay, pixels, geotarget, devicetarget, languagetarget, parameters, metatitle, metadescription, metaimage is required',
+      ],
       ['url is not http(s)', { url: 'mailto:a@b.c' }, 'url must be an http or https URL'],
       ['url is null', { url: null }, 'url must be a string'],
       ['custom is sent', { custom: 'another' }, 'custom is not allowed'],

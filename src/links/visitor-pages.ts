@@ -1,4 +1,4 @@
-import { html, jsonData, SafeHtml } from '../shared/http/html';
+import { jsonData, markup, SafeHtml } from '../shared/http/html';
 import type { LinkMeta, OverlayContent, PagePixel, SplashContent } from './link-behaviour.service';
 import { pixelLoads, pixelSources } from './visitor-pixels';
 import { sha256Source, VISITOR_SCRIPT, VISITOR_SCRIPT_HASH } from './visitor-script';
@@ -74,36 +74,19 @@ interface Shell {
   data?: unknown;
 }
 
+const SCRIPT = new SafeHtml(VISITOR_SCRIPT);
+
 function shell(s: Shell): string {
   const script =
     s.data === undefined
       ? ''
-      : html`<script type="application/json" id="linkqr-data">
-            ${jsonData(s.data)}
-          </script>
-          <script>
-            ${new SafeHtml(VISITOR_SCRIPT)};
-          </script>`;
-  return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width,initial-scale=1" />
-        <meta name="robots" content="noindex" />
-        <title>${s.title}</title>
-        ${s.head ?? ''}
-        <style>
-          ${new SafeHtml(s.style)}
-        </style>
-      </head>
-      <body>
-        ${s.body}${script}
-      </body>
-    </html>`.value;
+      : markup`<script type="application/json" id="linkqr-data">${jsonData(s.data)}</script><script>${SCRIPT}</script>`;
+  return markup`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${s.title}</title>${s.head ?? ''}<style>${new SafeHtml(s.style)}</style></head><body>${s.body}${script}</body></html>`
+    .value;
 }
 
 const refresh = (seconds: number, url: string) =>
-  html`<noscript><meta http-equiv="refresh" content="${`${seconds};url=${url}`}" /></noscript>`;
+  markup`<noscript><meta http-equiv="refresh" content="${`${seconds};url=${url}`}"></noscript>`;
 
 /** Fires the pixels, then sends the visitor to `destination`. */
 export function pixelPage(destination: string, pixels: readonly PagePixel[]): VisitorPage {
@@ -111,9 +94,7 @@ export function pixelPage(destination: string, pixels: readonly PagePixel[]): Vi
     title: 'Redirecting…',
     style: BASE_STYLE,
     head: refresh(0, destination),
-    body: html`<main>
-      <p>Taking you to <a href="${destination}">${hostOf(destination)}</a>…</p>
-    </main>`,
+    body: markup`<main><p>Taking you to <a href="${destination}">${hostOf(destination)}</a>…</p></main>`,
     data: {
       mode: 'redirect',
       target: destination,
@@ -126,6 +107,18 @@ export function pixelPage(destination: string, pixels: readonly PagePixel[]): Vi
 
 const DEFAULT_COUNTER = 5;
 
+function splashContent(destination: string, splash: SplashContent | null): SafeHtml {
+  if (!splash)
+    return markup`<h1>You are being redirected</h1><p>Next stop: <strong>${hostOf(destination)}</strong></p>`;
+  const title = splash.title ? markup`<h1>${splash.title}</h1>` : '';
+  const image = splash.image ? markup`<p><img class="hero" src="${splash.image}" alt=""></p>` : '';
+  const message = splash.message ? markup`<p class="msg">${splash.message}</p>` : '';
+  const cta = splash.link
+    ? markup`<p><a class="cta" href="${splash.link}" rel="noopener">${splash.button || 'Learn more'}</a></p>`
+    : '';
+  return markup`${title}${image}${message}${cta}`;
+}
+
 /** A splash page (the owner's, or the plain default) that counts down, then sends the visitor on. */
 export function splashPage(
   destination: string,
@@ -133,21 +126,11 @@ export function splashPage(
   pixels: readonly PagePixel[],
 ): VisitorPage {
   const counter = splash?.counter ?? DEFAULT_COUNTER;
-  const content = splash
-    ? html`${splash.title ? html`<h1>${splash.title}</h1>` : ''}${splash.image ? html`<p><img class="hero" src="${splash.image}" alt="" /></p>` : ''}${splash.message ? html`<p class="msg">${splash.message}</p>` : ''}${splash.link ? html`<p><a class="cta" href="${splash.link}" rel="noopener">${splash.button || 'Learn more'}</a></p>` : ''}`
-    : html`<h1>You are being redirected</h1>
-        <p>Next stop: <strong>${hostOf(destination)}</strong></p>`;
   const body = shell({
     title: splash?.title || 'Redirecting…',
     style: BASE_STYLE,
     head: refresh(counter, destination),
-    body: html`<main>
-      ${content}
-      <p>
-        Redirecting in <span id="linkqr-count">${counter}</span> s.
-        <a id="linkqr-skip" href="${destination}">Skip</a>
-      </p>
-    </main>`,
+    body: markup`<main>${splashContent(destination, splash)}<p>Redirecting in <span id="linkqr-count">${counter}</span> s. <a id="linkqr-skip" href="${destination}">Skip</a></p></main>`,
     data: { mode: 'splash', target: destination, counter, pixels: pixelLoads(pixels) },
   });
   return {
@@ -176,25 +159,14 @@ export interface ContactForm {
 }
 
 function overlayBox(overlay: OverlayContent, contact: ContactForm | null): SafeHtml {
+  const message = overlay.message ? markup`<p class="msg">${overlay.message}</p>` : '';
   if (overlay.type === 'contact' && contact) {
-    return html`<aside class="overlay" role="dialog" aria-label="Contact">
-      <form id="linkqr-contact" method="post" action="${contact.action}">
-        ${overlay.message ? html`<p class="msg">${overlay.message}</p>` : ''}<input
-          type="hidden"
-          name="token"
-          value="${contact.token}"
-        /><label>Name <input name="name" maxlength="100" required /></label
-        ><label>Email <input type="email" name="email" maxlength="254" required /></label
-        ><label
-          >Message <textarea name="message" maxlength="2000" rows="3" required></textarea></label
-        ><button type="submit">${overlay.button || 'Send'}</button>
-        <p id="linkqr-contact-status" role="status"></p>
-      </form>
-    </aside>`;
+    return markup`<aside class="overlay" role="dialog" aria-label="Contact"><form id="linkqr-contact" method="post" action="${contact.action}">${message}<input type="hidden" name="token" value="${contact.token}"><label>Name <input name="name" maxlength="100" required></label><label>Email <input type="email" name="email" maxlength="254" required></label><label>Message <textarea name="message" maxlength="2000" rows="3" required></textarea></label><button type="submit">${overlay.button || 'Send'}</button><p id="linkqr-contact-status" role="status"></p></form></aside>`;
   }
-  return html`<aside class="overlay" role="dialog" aria-label="Message">
-    ${overlay.message ? html`<p class="msg">${overlay.message}</p>` : ''}${overlay.link ? html`<a href="${overlay.link}" target="_top" rel="noopener">${overlay.button || 'Learn more'}</a>` : ''}
-  </aside>`;
+  const cta = overlay.link
+    ? markup`<a href="${overlay.link}" target="_top" rel="noopener">${overlay.button || 'Learn more'}</a>`
+    : '';
+  return markup`<aside class="overlay" role="dialog" aria-label="Message">${message}${cta}</aside>`;
 }
 
 export interface FrameOptions {
@@ -223,22 +195,11 @@ export function framePage(o: FrameOptions): VisitorPage {
   ].join(' ');
   const style = BASE_STYLE + FRAME_STYLE + (o.overlay ? overlayStyle(o.overlay) : '');
   const label = o.title || hostOf(o.destination);
+  const overlay = o.overlay ? overlayBox(o.overlay, o.contact ?? null) : '';
   const body = shell({
     title: label,
     style,
-    body: html`<div class="bar">
-        <strong>${label}</strong
-        ><a href="${o.destination}" target="_top" rel="noopener"
-          >Open ${hostOf(o.destination)} directly</a
-        >
-      </div>
-      <iframe
-        src="${o.destination}"
-        sandbox="${sandbox}"
-        referrerpolicy="no-referrer"
-        title="${label}"
-      ></iframe
-      >${o.overlay ? overlayBox(o.overlay, o.contact ?? null) : ''}`,
+    body: markup`<div class="bar"><strong>${label}</strong><a href="${o.destination}" target="_top" rel="noopener">Open ${hostOf(o.destination)} directly</a></div><iframe src="${o.destination}" sandbox="${sandbox}" referrerpolicy="no-referrer" title="${label}"></iframe>${overlay}`,
     data: { mode: 'stay', pixels: pixelLoads(o.pixels) },
   });
   return {
@@ -256,40 +217,30 @@ export function framePage(o: FrameOptions): VisitorPage {
 /** What link-preview crawlers get: Open Graph and Twitter card tags, no script, no redirect. */
 export function previewPage(meta: LinkMeta, shortUrl: string): VisitorPage {
   const title = meta.title || shortUrl;
-  const head = html`<meta property="og:type" content="website" /><meta
-      property="og:url"
-      content="${shortUrl}"
-    /><meta
-      property="og:title"
-      content="${title}"
-    />${meta.description ? html`<meta property="og:description" content="${meta.description}" /><meta name="description" content="${meta.description}" />` : ''}${meta.image ? html`<meta property="og:image" content="${meta.image}" /><meta name="twitter:image" content="${meta.image}" />` : ''}<meta
-      name="twitter:card"
-      content="${meta.image ? 'summary_large_image' : 'summary'}"
-    /><meta
-      name="twitter:title"
-      content="${title}"
-    />${meta.description ? html`<meta name="twitter:description" content="${meta.description}" />` : ''}`;
+  const description = meta.description
+    ? markup`<meta name="description" content="${meta.description}"><meta property="og:description" content="${meta.description}"><meta name="twitter:description" content="${meta.description}">`
+    : '';
+  const image = meta.image
+    ? markup`<meta property="og:image" content="${meta.image}"><meta name="twitter:image" content="${meta.image}">`
+    : '';
+  const card = meta.image ? 'summary_large_image' : 'summary';
+  const head = markup`<meta property="og:type" content="website"><meta property="og:url" content="${shortUrl}"><meta property="og:title" content="${title}">${description}${image}<meta name="twitter:card" content="${card}"><meta name="twitter:title" content="${title}">`;
   const body = shell({
     title,
     style: BASE_STYLE,
     head,
-    body: html`<main>
-      <h1>${title}</h1>
-      ${meta.description ? html`<p>${meta.description}</p>` : ''}
-    </main>`,
+    body: markup`<main><h1>${title}</h1>${meta.description ? markup`<p>${meta.description}</p>` : ''}</main>`,
   });
   return { body, policy: policyOf({ style: BASE_STYLE, images: meta.image ? [meta.image] : [] }) };
 }
 
 /** The answer to a contact form sent without script. */
 export function contactAnswerPage(message: string, destination: string | null): VisitorPage {
+  const next = destination ? markup`<p><a href="${destination}">Continue</a></p>` : '';
   const body = shell({
     title: message,
     style: BASE_STYLE,
-    body: html`<main>
-      <p role="status">${message}</p>
-      ${destination ? html`<p><a href="${destination}">Continue</a></p>` : ''}
-    </main>`,
+    body: markup`<main><p role="status">${message}</p>${next}</main>`,
   });
   return { body, policy: policyOf({ style: BASE_STYLE }) };
 }

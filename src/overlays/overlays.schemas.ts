@@ -32,7 +32,7 @@ const type = Joi.string()
 const fields = {
   name: displayName,
   message: visitorText(1000),
-  button: visitorText(50),
+  button: visitorText(100),
   link: longUrl.allow(''),
   color: hexColor,
   background: hexColor,

@@ -20,7 +20,7 @@ const fields = {
   message: visitorText(2000),
   image: longUrl.allow(''),
   link: longUrl.allow(''),
-  button: visitorText(50),
+  button: visitorText(100),
   counter: Joi.number().integer().min(0).max(60),
 };
 

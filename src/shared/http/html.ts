@@ -1,6 +1,6 @@
 import { escapeHtml } from './pages';
 
-/** Markup that is already safe: produced by `html` itself, never from a user's string. */
+/** Markup that is already safe: produced by `markup` itself, never from a user's string. */
 export class SafeHtml {
   constructor(readonly value: string) {}
   toString(): string {
@@ -19,10 +19,10 @@ function render(part: Part): string {
 
 /**
  * The one way visitor pages are written: every interpolated value is HTML-escaped (in text and
- * in quoted attributes alike) unless it is itself the result of `html`, so a user's string can
+ * in quoted attributes alike) unless it is itself the result of `markup`, so a user's string can
  * never become markup.
  */
-export function html(strings: TemplateStringsArray, ...values: Part[]): SafeHtml {
+export function markup(strings: TemplateStringsArray, ...values: Part[]): SafeHtml {
   let out = strings[0] ?? '';
   values.forEach((value, i) => {
     out += render(value) + (strings[i + 1] ?? '');
