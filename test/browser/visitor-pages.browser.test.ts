@@ -58,18 +58,16 @@ describe('visitor pages in headless Chromium', function () {
     const { alias } = await createLink(app, apiKey, { url: TARGET, type: splash });
     const seen = new Set<string>();
     await page.exposeFunction('noteCount', (text: string) => seen.add(text));
-    await page.addInitScript(() => {
-      document.addEventListener('DOMContentLoaded', () => {
+    // Runs in the page: reports every value the countdown shows.
+    await page.addInitScript({
+      content: `document.addEventListener('DOMContentLoaded', () => {
         const out = document.getElementById('linkqr-count');
-        const note = (window as unknown as { noteCount: (t: string) => void }).noteCount;
         if (!out) return;
-        note(out.textContent ?? '');
-        new MutationObserver(() => note(out.textContent ?? '')).observe(out, {
-          childList: true,
-          characterData: true,
-          subtree: true,
+        window.noteCount(out.textContent);
+        new MutationObserver(() => window.noteCount(out.textContent)).observe(out, {
+          childList: true, characterData: true, subtree: true,
         });
-      });
+      });`,
     });
     await page.goto(shortUrl(alias));
     expect(await page.textContent('h1')).to.equal('Hello');
@@ -92,9 +90,7 @@ describe('visitor pages in headless Chromium', function () {
     await page.fill('#linkqr-contact input[name=email]', 'visitor@example.com');
     await page.fill('#linkqr-contact textarea[name=message]', 'Hello from Chromium');
     await page.click('#linkqr-contact button[type=submit]');
-    await page.waitForFunction(
-      () => document.getElementById('linkqr-contact-status')?.textContent !== '',
-    );
+    await page.waitForSelector('#linkqr-contact-status:not(:empty)');
     expect(await page.textContent('#linkqr-contact-status')).to.equal(
       'Thank you, your message has been sent.',
     );
