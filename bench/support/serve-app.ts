@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { createApp as CreateApp } from '../../src/app';
 import type { loadConfig as LoadConfig } from '../../src/config';
@@ -19,7 +20,8 @@ import type { createVisits as CreateVisits } from '../../src/shared/visits/visit
  */
 async function main(): Promise<void> {
   const root = path.resolve(process.argv[2] ?? path.join(__dirname, '..', '..'));
-  const load = <T>(module: string): T => require(path.join(root, 'src', module)) as T;
+  const requireFrom = createRequire(path.join(root, 'package.json'));
+  const load = <T>(module: string): T => requireFrom(path.join(root, 'src', module)) as T;
   const { createApp } = load<{ createApp: typeof CreateApp }>('app');
   const { loadConfig } = load<{ loadConfig: typeof LoadConfig }>('config');
   const { createQrRenderQueue } = load<{ createQrRenderQueue: typeof CreateQrRenderQueue }>(

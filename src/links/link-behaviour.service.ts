@@ -1,13 +1,26 @@
 import { Overlay } from '../overlays/overlay.model';
+import { presentOverlay } from '../overlays/overlays.presenter';
 import { Pixel } from '../pixels/pixel.model';
 import type { PixelType } from '../pixels/pixel-tags';
 import { validation } from '../shared/errors/app-error';
 import { SplashPage } from '../splash/splash-page.model';
+import { presentSplash } from '../splash/splash.presenter';
 import type { LinkBehaviourInput, LinkType } from './link-behaviour.schemas';
 import type { LinkRecord } from './link.model';
 import { withParameters, type Targeting } from './link-targeting';
 
 type Current = Pick<LinkRecord, 'type' | 'splashId' | 'overlayId'> | null;
+
+/** The id sent, else (when nothing was sent) the one the link of that type already had. */
+function kept(
+  sent: number | null | undefined,
+  type: LinkType,
+  currentType: string | null | undefined,
+  currentId: number | null | undefined,
+): number | null {
+  if (typeof sent === 'number') return sent;
+  return sent === undefined && currentType === type ? (currentId ?? null) : null;
+}
 
 /** Which splash page or overlay a link uses, from `type`, `splash` and `overlay` together. */
 function chooseType(input: LinkBehaviourInput, current: Current) {
@@ -24,25 +37,12 @@ function chooseType(input: LinkBehaviourInput, current: Current) {
     throw validation('splash applies only to links of type splash');
   if (typeof overlay === 'number' && effective !== 'overlay')
     throw validation('overlay applies only to links of type overlay');
-  let overlayId: number | null = null;
-  if (effective === 'overlay') {
-    overlayId =
-      typeof overlay === 'number'
-        ? overlay
-        : overlay === undefined && current?.type === 'overlay'
-          ? (current.overlayId ?? null)
-          : null;
-    if (overlayId === null) throw validation('overlay is required with type overlay');
-  }
-  let splashId: number | null = null;
-  if (effective === 'splash') {
-    splashId =
-      typeof splash === 'number'
-        ? splash
-        : splash === undefined && current?.type === 'splash'
-          ? (current.splashId ?? null)
-          : null;
-  }
+  const overlayId =
+    effective === 'overlay' ? kept(overlay, 'overlay', current?.type, current?.overlayId) : null;
+  if (effective === 'overlay' && overlayId === null)
+    throw validation('overlay is required with type overlay');
+  const splashId =
+    effective === 'splash' ? kept(splash, 'splash', current?.type, current?.splashId) : null;
   const changed = type !== undefined || splash !== undefined || overlay !== undefined;
   return { changed, type: effective, splashId, overlayId };
 }
@@ -173,6 +173,25 @@ export function hasVisitorBehaviour(link: LinkRecord): boolean {
   );
 }
 
+function splashContentOf(p: ReturnType<typeof presentSplash>): SplashContent {
+  const { title, message, image, link, button, counter } = p;
+  return { title, message, image, link, button, counter };
+}
+
+function overlayContentOf(p: ReturnType<typeof presentOverlay>): OverlayContent {
+  const { id, type, message, button, link, color, background, position } = p;
+  return {
+    id,
+    type: type as OverlayContent['type'],
+    message,
+    button,
+    link,
+    color,
+    background,
+    position,
+  };
+}
+
 export async function loadVisitorBehaviour(link: LinkRecord): Promise<VisitorBehaviour | null> {
   const type = (link.type as LinkType | undefined) ?? 'direct';
   const params = linkParameters(link);
@@ -219,28 +238,8 @@ export async function loadVisitorBehaviour(link: LinkRecord): Promise<VisitorBeh
     type: type === 'overlay' && !overlay ? 'frame' : type,
     title: link.title ?? '',
     pixels: pixels.map((p) => ({ type: p.type as PixelType, tag: p.tag })),
-    splash: splash
-      ? {
-          title: splash.title ?? '',
-          message: splash.message ?? '',
-          image: splash.image ?? '',
-          link: splash.link ?? '',
-          button: splash.button ?? '',
-          counter: splash.counter ?? 5,
-        }
-      : null,
-    overlay: overlay
-      ? {
-          id: overlay.id,
-          type: overlay.type,
-          message: overlay.message ?? '',
-          button: overlay.button ?? '',
-          link: overlay.link ?? '',
-          color: overlay.color ?? '#ffffff',
-          background: overlay.background ?? '#1f2937',
-          position: overlay.position ?? 'bottom-right',
-        }
-      : null,
+    splash: splash ? splashContentOf(presentSplash(splash)) : null,
+    overlay: overlay ? overlayContentOf(presentOverlay(overlay)) : null,
     targeting,
     meta,
   };
