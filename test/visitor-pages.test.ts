@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { startTestApp, type TestApp } from './support/app-harness';
 import { addOverlay, addPixel, addSplash, FB_TAG } from './support/behaviour';
 import { assignToCampaign, createCampaign } from './support/campaigns';
+import { requestWithHost, uniqueDomain } from './support/domains';
 import { client } from './support/http';
 import { createLink, visit } from './support/links';
 import { createTestUser, uniqueName } from './support/users';
@@ -369,6 +370,25 @@ describe('what visitors meet on links with behaviour', () => {
       const bot = await visit(app, `/${preview.alias}`, { headers: { 'user-agent': CRAWLER } });
       expect(bot.text).not.to.include('<script>alert');
       expect(bot.text).to.include('content="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
+    });
+  });
+
+  describe('on a branded domain', () => {
+    it('serves the pages there, never giving a target on that origin script access to it', async () => {
+      const domain = uniqueDomain();
+      const claim = await client(app.url, apiKey).post('/api/domain/add', { domain });
+      expect(claim.status, claim.text).to.equal(200);
+      const host = new URL(domain).hostname;
+      const splash = await link({ domain, type: 'splash' });
+      const page = await requestWithHost(app.url, `/${splash.alias}`, host);
+      expect(page.status).to.equal(200);
+      expect(page.text).to.include('<h1>You are being redirected</h1>');
+      const own = await link({ domain, type: 'frame', url: `${domain}/elsewhere` });
+      const frame = await requestWithHost(app.url, `/${own.alias}`, host);
+      expect(frame.status).to.equal(200);
+      expect(frame.text).to.include(
+        'sandbox="allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox"',
+      );
     });
   });
 
