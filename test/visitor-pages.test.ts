@@ -183,6 +183,20 @@ describe('what visitors meet on links with behaviour', () => {
       );
     });
 
+    it('fires an edited pixel’s new tag at once, and counts no click for HEAD', async () => {
+      const pixel = await addPixel(app, apiKey, { type: 'fbpixel', tag: FB_TAG });
+      const created = await link({ pixels: [pixel] });
+      expect((await visit(app, `/${created.alias}`, as({}))).text).to.include(FB_TAG);
+      const edit = await client(app.url, apiKey).put(`/api/pixel/${pixel}/update`, {
+        tag: '999999999999',
+      });
+      expect(edit.status).to.equal(200);
+      const res = await visit(app, `/${created.alias}`, { ...as({}), method: 'HEAD' });
+      expect(res.status).to.equal(200);
+      expect((await visit(app, `/${created.alias}`, as({}))).text).to.include('id=999999999999');
+      expect(await clicksOf(created.id)).to.equal(2);
+    });
+
     it('stops firing a deleted pixel at once', async () => {
       const pixel = await addPixel(app, apiKey, { type: 'fbpixel', tag: FB_TAG });
       const { alias } = await link({ pixels: [pixel] });
