@@ -46,7 +46,7 @@ export function visitorResponder(deps: AppDeps) {
     const behaviour = target.behaviour;
     if (!behaviour) throw new Error('visitor pages need a target with behaviour');
     const alias = req.params.alias as string;
-    if (wantsPreview(req, behaviour) && behaviour.meta) {
+    if (behaviour.meta && isbot(header(req, 'user-agent'))) {
       return sendVisitorPage(res, previewPage(behaviour.meta, `${originOf(res)}/${alias}`));
     }
     const destination =
