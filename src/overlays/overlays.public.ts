@@ -28,11 +28,13 @@ export function overlaysPublicRouter(deps: AppDeps): Router {
 
   async function underLimit(overlayId: number, req: Request): Promise<void> {
     const key = deps.keys.key('overlays', 'contact', overlayId, hash(req.ip ?? 'unknown'));
-    const [[, count]] = (await deps.redis
+    // A fixed window from the first message: created with its expiry, then counted.
+    const replies = (await deps.redis
       .multi()
+      .set(key, 0, 'EX', CONTACT_LIMIT.windowSeconds, 'NX')
       .incr(key)
-      .expire(key, CONTACT_LIMIT.windowSeconds, 'NX')
-      .exec()) as [[Error | null, number]];
+      .exec()) as Array<[Error | null, unknown]>;
+    const count = Number(replies[1]?.[1] ?? 0);
     if (count > CONTACT_LIMIT.perVisitor) {
       const ttl = await deps.redis.ttl(key);
       throw tooManyRequests(
