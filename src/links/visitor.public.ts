@@ -42,12 +42,31 @@ export function visitorResponder(deps: AppDeps) {
     return brandedDomainOf(res)?.domain ?? publicUrl;
   }
 
+  /**
+   * Pages rendered for a cached behaviour, by origin and destination: they are the same for every
+   * visitor until the link changes (and its cached target with them). Contact forms are not kept:
+   * each carries a fresh token.
+   */
+  const rendered = new WeakMap<VisitorBehaviour, Map<string, VisitorPage>>();
+  function memo(behaviour: VisitorBehaviour, key: string, render: () => VisitorPage): VisitorPage {
+    let pages = rendered.get(behaviour);
+    if (!pages) rendered.set(behaviour, (pages = new Map()));
+    let page = pages.get(key);
+    if (!page) pages.set(key, (page = render()));
+    return page;
+  }
+
   return function respond(req: Request, res: Response, target: LinkTarget): void {
     const behaviour = target.behaviour;
     if (!behaviour) throw new Error('visitor pages need a target with behaviour');
     const alias = req.params.alias as string;
-    if (behaviour.meta && isbot(header(req, 'user-agent'))) {
-      return sendVisitorPage(res, previewPage(behaviour.meta, `${originOf(res)}/${alias}`));
+    const origin = originOf(res);
+    const meta = behaviour.meta;
+    if (meta && isbot(header(req, 'user-agent'))) {
+      const preview = memo(behaviour, `preview ${origin}`, () =>
+        previewPage(meta, `${origin}/${alias}`),
+      );
+      return sendVisitorPage(res, preview);
     }
     const destination =
       pickTarget(behaviour.targeting, () => ({
@@ -60,38 +79,52 @@ export function visitorResponder(deps: AppDeps) {
       })) ?? target.url;
     if (req.method !== 'HEAD') deps.visits.record({ kind: 'link', id: target.id }, req);
     const { pixels } = behaviour;
+    const overlay = behaviour.type === 'overlay' ? behaviour.overlay : null;
+    if (overlay?.type === 'contact') {
+      const token = issueContactToken(
+        (text) => deps.visits.hashAddress(text),
+        target.id,
+        overlay.id,
+        Date.now(),
+      );
+      const contact = { action: `/${alias}/contact`, token };
+      const page = framePage({
+        destination,
+        title: behaviour.title,
+        pixels,
+        selfOrigin: new URL(origin).origin,
+        overlay,
+        contact,
+      });
+      return sendVisitorPage(res, page);
+    }
+    const key = `${origin} ${destination}`;
     switch (behaviour.type) {
       case 'splash':
-        return sendVisitorPage(res, splashPage(destination, behaviour.splash, pixels));
-      case 'frame':
-      case 'overlay': {
-        const overlay = behaviour.type === 'overlay' ? behaviour.overlay : null;
-        const contact =
-          overlay?.type === 'contact'
-            ? {
-                action: `/${alias}/contact`,
-                token: issueContactToken(
-                  (text) => deps.visits.hashAddress(text),
-                  target.id,
-                  overlay.id,
-                  Date.now(),
-                ),
-              }
-            : null;
         return sendVisitorPage(
           res,
-          framePage({
-            destination,
-            title: behaviour.title,
-            pixels,
-            selfOrigin: new URL(originOf(res)).origin,
-            overlay,
-            contact,
-          }),
+          memo(behaviour, key, () => splashPage(destination, behaviour.splash, pixels)),
         );
-      }
+      case 'frame':
+      case 'overlay':
+        return sendVisitorPage(
+          res,
+          memo(behaviour, key, () =>
+            framePage({
+              destination,
+              title: behaviour.title,
+              pixels,
+              selfOrigin: new URL(origin).origin,
+              overlay,
+            }),
+          ),
+        );
       default:
-        if (pixels.length) return sendVisitorPage(res, pixelPage(destination, pixels));
+        if (pixels.length)
+          return sendVisitorPage(
+            res,
+            memo(behaviour, key, () => pixelPage(destination, pixels)),
+          );
         res.statusCode = 302;
         res.setHeader('Location', destination);
         res.setHeader('Cache-Control', 'private, no-store');
