@@ -23,7 +23,7 @@ import { createUser } from '../src/users/users.service';
  * added link behaviour (src/links/link-behaviour.schemas.ts).
  */
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
 const WARMUP_S = 2;
 const CONNECTIONS = 10;
