@@ -64,7 +64,11 @@ describe('link behaviour fields on url/add and url/:id/update', () => {
       metadescription: 'About it',
       metaimage: 'https://img.example.com/a.png',
     };
-    expect(await details(apiKey, link.id)).to.deep.include(expected);
+    expect(await details(apiKey, link.id)).to.deep.include({
+      ...expected,
+      location: { Canada: 'https://example.ca/', 'United Kingdom': 'https://example.co.uk/' },
+      device: { iphone: 'https://example.com/ios' },
+    });
     const list = await client(app.url, apiKey).get<{ data: { urls: unknown[] } }>('/api/urls');
     expect(list.body.data.urls[0]).to.deep.include(expected);
   });

@@ -139,6 +139,8 @@ describe('short links API: list, details, update, delete', () => {
           ...DIRECT_LINK_FIELDS,
           expiry: '2031-02-03 04:05:06',
           password: true,
+          location: {},
+          device: {},
         },
         data: ZERO_STATS,
       });

@@ -20,3 +20,23 @@ export function presentLinkBehaviour(link: LinkRecord) {
     metaimage: link.metaimage ?? '',
   };
 }
+
+/** The first link per key, as a map (a later rule for the same key never matches). */
+function firstPerKey(rules: Array<[string, string]>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, link] of rules) if (!(key in out)) out[key] = link;
+  return out;
+}
+
+/**
+ * GemPixel's details also show the targeting as maps, `location` by country and `device` by
+ * lower-cased device name (its connector's sample has `device.iphone`).
+ */
+export function presentTargetingMaps(link: LinkRecord) {
+  return {
+    location: firstPerKey((link.geotarget ?? []).map((r) => [r.location ?? '', r.link ?? ''])),
+    device: firstPerKey(
+      (link.devicetarget ?? []).map((r) => [(r.device ?? '').toLowerCase(), r.link ?? '']),
+    ),
+  };
+}

@@ -1,5 +1,5 @@
 import { formatDateTime, formatOptionalDateTime } from '../shared/format/dates';
-import { presentLinkBehaviour } from './link-behaviour.presenter';
+import { presentLinkBehaviour, presentTargetingMaps } from './link-behaviour.presenter';
 import type { LinkRecord } from './link.model';
 import { shortUrlOf } from './short-url';
 
@@ -33,5 +33,6 @@ export function presentLinkDetails(
     ...presentLink(link, origins, publicUrl, clicks),
     expiry: formatOptionalDateTime(link.expiry),
     password: Boolean(link.passwordHash),
+    ...presentTargetingMaps(link),
   };
 }
