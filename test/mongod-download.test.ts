@@ -27,7 +27,7 @@ async function rejection(promise: Promise<unknown>): Promise<Error> {
 
 /** A loopback HTTP server that answers with `status`, or never answers when status is 0. */
 async function server(status: number): Promise<{ url: string; close(): Promise<void> }> {
-  const srv = http.createServer((req, res) => {
+  const srv = http.createServer((_req, res) => {
     if (!status) return;
     res.writeHead(status, { 'content-length': '1024' }).end();
   });
