@@ -117,7 +117,7 @@ describe('mongod process (with a stand-in mongod, since none can be installed he
     expect(err.message).to.include(`mongod (${binary}) exited during start-up with code 100`);
     expect(err.message).to.include('DBException in initAndListen, terminating: DBPathInUse');
     expect(err.message).to.include(
-      `another mongod is using ${opts.dataDir}, maybe one left by a linkqr that was killed: its pid is in ${path.join(opts.dataDir, 'mongod.lock')}`,
+      `another mongod is using ${opts.dataDir}: a linkqr still running, or one left by a linkqr that was killed; its pid is in ${path.join(opts.dataDir, 'mongod.lock')}`,
     );
     expect(err.message).to.include(`its log is ${opts.logFile}`);
   });

@@ -87,9 +87,10 @@ export async function startMongod(options: MongodOptions): Promise<RunningMongod
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const port = await freePort();
   const args = ['--dbpath', dataDir, '--port', String(port), '--bind_ip', '127.0.0.1'];
+  args.push('--storageEngine', 'wiredTiger');
   // Its own process group: a Ctrl-C in the terminal reaches the launcher, which stops mongod only
   // after the API and the worker have finished their last writes.
-  const child = spawn(binary, [...args, '--storageEngine', 'wiredTiger'], {
+  const child = spawn(binary, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -106,12 +107,15 @@ export async function startMongod(options: MongodOptions): Promise<RunningMongod
   return new Promise((resolve, reject) => {
     const problems: string[] = [];
     let pending = '';
+    let settled = false;
     const fail = (message: string) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
       child.stdout?.removeListener('data', onData);
       const seen = problems.length ? `: ${problems.join('; ')}` : '';
       const hint = /DBPathInUse|lock file/i.test(seen)
-        ? ` (another mongod is using ${dataDir}, maybe one left by a linkqr that was killed: its pid is in ${path.join(dataDir, 'mongod.lock')})`
+        ? ` (another mongod is using ${dataDir}: a linkqr still running, or one left by a linkqr that was killed; its pid is in ${path.join(dataDir, 'mongod.lock')})`
         : '';
       reject(new MongodStartError(`${message}${seen}${hint}; its log is ${logFile}`));
     };
@@ -120,10 +124,11 @@ export async function startMongod(options: MongodOptions): Promise<RunningMongod
       pending = lines.pop() ?? '';
       for (const line of lines) {
         const problem = mongodProblem(line);
-        if (problem) problems.push(problem);
-        if (/waiting for connections/i.test(line)) {
+        if (problem && problems.push(problem) > 5) problems.shift();
+        if (/waiting for connections/i.test(line) && !settled) {
+          settled = true;
           clearTimeout(timer);
-          child.removeListener('exit', onEarlyExit);
+          child.removeListener('close', onEarlyExit);
           child.stdout?.removeListener('data', onData);
           resolve({
             uri: `mongodb://127.0.0.1:${port}/${dbName}`,
@@ -136,15 +141,16 @@ export async function startMongod(options: MongodOptions): Promise<RunningMongod
     const onEarlyExit = (code: number | null, signal: NodeJS.Signals | null) =>
       fail(`mongod (${binary}) exited during start-up with ${signal ?? `code ${code}`}`);
     const timer = setTimeout(() => {
-      child.removeListener('exit', onEarlyExit);
+      child.removeListener('close', onEarlyExit);
       void stopProcess(child, stopTimeoutMs);
       fail(`mongod (${binary}) was not ready within ${startTimeoutMs} ms`);
     }, startTimeoutMs);
     child.stdout?.pipe(log, { end: false });
     child.stdout?.on('data', onData);
-    child.once('exit', onEarlyExit);
+    // 'close', not 'exit': mongod's last log lines (the reason it stopped) are read by then.
+    child.once('close', onEarlyExit);
     child.once('error', (err) => {
-      child.removeListener('exit', onEarlyExit);
+      child.removeListener('close', onEarlyExit);
       fail(`mongod (${binary}) could not be started (${err.message})`);
     });
   });
