@@ -14,16 +14,8 @@ import {
   probeDownloadHost,
   unsupportedPlatform,
 } from '../src/shared/infra/mongo-engine/mongod-download';
+import { rejection } from './support/rejection';
 import { fakeMongod } from './support/fake-mongod';
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  return promise.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (err: Error) => err,
-  );
-}
 
 /** A loopback HTTP server that answers with `status`, or never answers when status is 0. */
 async function server(status: number): Promise<{ url: string; close(): Promise<void> }> {

@@ -12,6 +12,7 @@ import {
   startMongod,
   type MongodOptions,
 } from '../src/shared/infra/mongo-engine/mongod-process';
+import { rejection } from './support/rejection';
 import { fakeMongod, readFakeStart } from './support/fake-mongod';
 
 const made: string[] = [];
@@ -44,15 +45,6 @@ function connects(port: number): Promise<boolean> {
     });
     socket.once('error', () => resolve(false));
   });
-}
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  return promise.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (err: Error) => err,
-  );
 }
 
 describe('mongod process (with a stand-in mongod, since none can be installed here)', function () {

@@ -5,6 +5,7 @@ import {
   MongodBinaryError,
   type EngineProbes,
 } from '../../src/shared/infra/mongo-engine/engine-choice';
+import { rejection } from '../support/rejection';
 
 /** Probes of a machine with nothing on it; each test gives it what it is about, and records calls. */
 function machine(overrides: Partial<EngineProbes> = {}) {
@@ -49,10 +50,7 @@ describe('chooseEngine', () => {
         throw new Error('no such file');
       },
     });
-    const err = await chooseEngine(probes).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
+    const err = await rejection(chooseEngine(probes));
     expect(err).to.be.instanceOf(MongodBinaryError);
     expect((err as Error).message).to.equal(
       'MONGOD_BINARY=/nowhere/mongod cannot be run: no such file',
