@@ -3,6 +3,13 @@ import https from 'node:https';
 import type { Logger } from 'pino';
 
 /**
+ * The version downloaded unless MONGOMS_VERSION says otherwise. Pinned here rather than left to
+ * the library's default, which moves with its releases: data written by one major version is not
+ * always readable by a later one without stepping through the versions in between.
+ */
+export const downloadedMongodVersion = '8.2.6';
+
+/**
  * The mongod that mongodb-memory-server-core downloads once and caches (~/.cache/mongodb-binaries
  * unless its MONGOMS_* variables say otherwise). Loaded lazily: only a start without MONGODB_URI
  * and without a local mongod needs it.
@@ -12,7 +19,8 @@ async function mongodbMemoryServer() {
     import('mongodb-memory-server-core'),
     import('mongodb-memory-server-core/lib/util/MongoBinaryDownloadUrl.js'),
   ]);
-  const options = await core.DryMongoBinary.generateOptions({});
+  const version = process.env.MONGOMS_VERSION ?? downloadedMongodVersion;
+  const options = await core.DryMongoBinary.generateOptions({ version });
   return {
     core,
     options,
