@@ -23,13 +23,11 @@ export async function findOnPath(
     if (!dir) continue;
     for (const candidate of names) {
       const file = path.resolve(dir, candidate);
-      if (
-        await check(file).then(
-          () => true,
-          () => false,
-        )
-      )
-        return file;
+      const runnable = await check(file).then(
+        () => true,
+        () => false,
+      );
+      if (runnable) return file;
     }
   }
   return undefined;

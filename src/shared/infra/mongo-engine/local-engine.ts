@@ -24,7 +24,7 @@ export function machineProbes(config: Config, logger: Logger): EngineProbes {
 }
 
 /** Where a local mongod keeps its data and its log: under RUNTIME_DIR, kept between runs. */
-export function mongodPaths(runtimeDir: string): { dataDir: string; logFile: string } {
+function mongodPaths(runtimeDir: string): { dataDir: string; logFile: string } {
   return {
     dataDir: path.resolve(runtimeDir, 'mongodb'),
     logFile: path.resolve(runtimeDir, 'mongod.log'),
@@ -62,6 +62,8 @@ export async function startLocalEngine(
             { ...exit, logFile },
             'mongod did not stop in time and was killed; its journal recovers the data on the next start',
           );
+        else if (exit.code !== 0)
+          logger.warn({ ...exit, logFile }, 'mongod stopped with an error; see its log');
         else logger.info({ ...exit }, 'mongod stopped');
       },
     };
