@@ -1,4 +1,6 @@
 import { Router } from 'express';
+import { BrandedDomain } from './domain.model';
+import { withinPlan } from '../plans/plan-limit.middleware';
 import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
 import { idParams } from '../shared/http/id-params';
@@ -25,10 +27,15 @@ export function domainsRouter(deps: AppDeps): Router {
     sendList(res, 'domains', items.map(presentDomain), total, query);
   });
 
-  router.post('/domain/add', validate({ body: domainCreateSchema }), async (req, res) => {
-    const domain = await createDomain(currentUser(req).id, req.body as DomainCreate, verify);
-    sendCreated(res, { id: domain.id });
-  });
+  router.post(
+    '/domain/add',
+    validate({ body: domainCreateSchema }),
+    withinPlan(deps.config.plans, 'maxDomains', BrandedDomain),
+    async (req, res) => {
+      const domain = await createDomain(currentUser(req).id, req.body as DomainCreate, verify);
+      sendCreated(res, { id: domain.id });
+    },
+  );
 
   router.put(
     '/domain/:id/update',
