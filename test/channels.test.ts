@@ -128,7 +128,11 @@ describe('channels API', () => {
       ['the body is empty', {}, 'at least one of name, description, color, starred is required'],
       ['color is bad', { color: 'blue' }, 'color must be a HEX color such as #1A2B3C'],
       // GemPixel's leniency: a blank name leaves the name unchanged, so nothing is left to do.
-      ['name is empty', { name: '' }, 'at least one of name, description, color, starred is required'],
+      [
+        'name is empty',
+        { name: '' },
+        'at least one of name, description, color, starred is required',
+      ],
     ];
     for (const [when, body, message] of invalid) {
       it(`answers 422 when ${when}`, async () => {
