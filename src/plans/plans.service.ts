@@ -3,9 +3,9 @@ import type { UserRecord } from '../users/user.model';
 import type { Plan, PlanLimit } from './plans.config';
 
 const LIMIT_LABELS: Record<PlanLimit, string> = {
-  maxLinks: 'links',
-  maxQrCodes: 'QR codes',
-  maxDomains: 'branded domains',
+  maxLinks: 'a link',
+  maxQrCodes: 'a QR code',
+  maxDomains: 'a branded domain',
 };
 
 /** The plan a user is on (their `status` names it), or undefined when PLANS has no such plan. */
@@ -35,7 +35,7 @@ export async function assertWithinPlan(
   const used = await count(user.id);
   if (used >= max) {
     throw forbidden(
-      `Plan limit reached: ${limit} is ${max} ${LIMIT_LABELS[limit]} on the ${user.status} plan; delete some or change plan`,
+      `Plan limit reached: ${limit} (${max}) on the ${user.status} plan; delete ${LIMIT_LABELS[limit]} or change plan`,
     );
   }
 }
