@@ -34,8 +34,8 @@ export type Declared =
  */
 export function expectDeclaredShape(value: unknown, declared: Declared, path = 'body'): void {
   if (declared === 'integer') {
-    expect(Number.isInteger(value), `${path} must be an integer, got ${JSON.stringify(value)}`).to
-      .be.true;
+    const message = `${path} must be an integer, got ${JSON.stringify(value)}`;
+    expect(Number.isInteger(value), message).to.equal(true);
   } else if (declared === 'string' || declared === 'boolean') {
     expect(typeof value, `${path} must be a ${declared}`).to.equal(declared);
   } else if (Array.isArray(declared)) {
