@@ -99,21 +99,6 @@ describe('short links as GemPixel clients use them', () => {
   });
 
   describe('PUT /api/url/:id/update', () => {
-    it('answers {error, id, short, message}', async () => {
-      const { apiKey } = await createTestUser();
-      const link = await createLink(app, apiKey, { url: 'https://example.com/' });
-      const res = await client(app.url, apiKey).put(`/api/url/${link.id}/update`, {
-        title: 'T',
-      });
-      expect(res.status).to.equal(200);
-      expect(res.body).to.deep.equal({
-        error: 0,
-        id: link.id,
-        short: link.shorturl,
-        message: 'Link has been successfully updated.',
-      });
-    });
-
     it('moves the link to a new `custom` alias; the old alias answers 404 and stays reserved', async () => {
       const { apiKey } = await createTestUser();
       const api = client(app.url, apiKey);
