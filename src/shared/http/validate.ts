@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type Joi from 'joi';
 import { AppError } from '../errors/app-error';
-import { lenient } from './lenient';
+import { blankStripper } from './lenient';
 
 interface Schemas {
   params?: Joi.Schema;
@@ -25,8 +25,8 @@ function describe(error: Joi.ValidationError): string {
  * read with GemPixel's leniency (see lenient.ts), so every endpoint forgives blanks the same way.
  */
 export function validate(schemas: Schemas): RequestHandler {
-  const query = schemas.query && lenient(schemas.query);
-  const bodySchema = schemas.body && lenient(schemas.body);
+  const query = schemas.query && { schema: schemas.query, strip: blankStripper(schemas.query) };
+  const body = schemas.body && { schema: schemas.body, strip: blankStripper(schemas.body) };
   return (req, res, next) => {
     if (schemas.params) {
       const { error, value } = schemas.params.validate(req.params, joiOptions);
@@ -34,16 +34,18 @@ export function validate(schemas: Schemas): RequestHandler {
       req.params = value as typeof req.params;
     }
     if (query) {
-      const { error, value } = query.validate(req.query, queryOptions);
+      const input = query.strip(req.query as Record<string, unknown>);
+      const { error, value } = query.schema.validate(input, queryOptions);
       if (error) return next(new AppError(400, 'bad_query', `Invalid query: ${describe(error)}`));
       res.locals.query = value;
     }
-    if (bodySchema) {
-      const body: unknown = req.body ?? {};
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    if (body) {
+      const input: unknown = req.body ?? {};
+      if (typeof input !== 'object' || input === null || Array.isArray(input)) {
         return next(new AppError(422, 'validation', 'Body must be a JSON object'));
       }
-      const { error, value } = bodySchema.validate(body, joiOptions);
+      const stripped = body.strip(input as Record<string, unknown>);
+      const { error, value } = body.schema.validate(stripped, joiOptions);
       if (error) return next(new AppError(422, 'validation', describe(error)));
       req.body = value;
     }
