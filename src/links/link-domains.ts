@@ -57,15 +57,6 @@ export async function originsOf(links: Array<{ domainId: number }>): Promise<Map
   return ids.length ? existingDomainOrigins(ids) : new Map();
 }
 
-/** The caller's branded domain served on a host, or null. */
-export async function findUserDomainByHost(
-  userId: number,
-  host: string,
-): Promise<LinkDomain | null> {
-  const doc = await BrandedDomain.findOne({ userId, host: host.toLowerCase() }).lean();
-  return doc ? { id: doc.id, domain: doc.domain } : null;
-}
-
 /**
  * What `GET /api/urls?short=` names: a bare alias, or a short URL (with or without its scheme)
  * split into host and alias. Null when it cannot name a link at all.

@@ -7,13 +7,8 @@ import { nextId } from '../shared/ids/counter.model';
 import { hashPassword } from '../shared/secrets';
 import { allocateAlias, linkAliasScope } from './aliases';
 import { linkCacheKey } from './link-cache';
-import {
-  findUserDomainByHost,
-  isOwnHost,
-  originsOf,
-  parseShort,
-  resolveRequestedDomain,
-} from './link-domains';
+import { findUserDomainByHost } from '../domains/domains.service';
+import { isOwnHost, originsOf, parseShort, resolveRequestedDomain } from './link-domains';
 import { DEFAULT_DOMAIN_ID, Link, type LinkRecord } from './link.model';
 import type { LinkCreate, LinkListQuery, LinkUpdate } from './links.schemas';
 

@@ -12,6 +12,7 @@ import { Pixel } from '../pixels/pixel.model';
 import { QrCode } from '../qr-codes/qr-code.model';
 import { deleteQr, type QrServiceContext } from '../qr-codes/qr-codes.service';
 import { notFound } from '../shared/errors/app-error';
+import { userRateLimitKey } from '../shared/http/rate-limit';
 import type { RedisKeys } from '../shared/infra/redis-keys';
 import type { Visits } from '../shared/visits/visit-recorder';
 import { SplashPage } from '../splash/splash-page.model';
@@ -50,6 +51,6 @@ export async function deleteUserAndContent(userId: number, ctx: UserDeletionCont
     Pixel.deleteMany({ userId }),
     Overlay.deleteMany({ userId }),
     SplashPage.deleteMany({ userId }),
-    ctx.redis.del(`${ctx.keys.rateLimit()}user:${userId}`),
+    ctx.redis.del(`${ctx.keys.rateLimit()}${userRateLimitKey(userId)}`),
   ]);
 }
