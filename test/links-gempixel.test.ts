@@ -144,6 +144,27 @@ describe('short links as GemPixel clients use them', () => {
       expect(reserved.status).to.equal(422);
     });
 
+    it('moves a link whose branded domain was deleted to an alias that is free on PUBLIC_URL', async () => {
+      const { apiKey, domain } = await userWithDomain();
+      const api = client(app.url, apiKey);
+      const link = await createLink(app, apiKey, { url: 'https://example.com/orphan', domain });
+      const domains = await api.get<{ data: { domains: Array<{ id: number }> } }>('/api/domains');
+      await api.delete(`/api/domain/${domains.body.data.domains[0]?.id}/delete`);
+      const taken = await createLink(app, apiKey, { url: 'https://example.com/public' });
+      const clash = await api.put(`/api/url/${link.id}/update`, { custom: taken.alias });
+      expect(clash.status).to.equal(409);
+
+      const alias = uniqueName('orphan');
+      const res = await api.put(`/api/url/${link.id}/update`, { custom: alias });
+      expect(res.status, res.text).to.equal(200);
+      expect(res.body.short).to.equal(`${PUBLIC}/${alias}`);
+      expect((await visit(app, `/${alias}`)).headers.get('location')).to.equal(
+        'https://example.com/orphan',
+      );
+      const reuse = await api.post('/api/url/add', { url: 'https://example.com/', custom: alias });
+      expect(reuse.status).to.equal(409);
+    });
+
     it('moves a branded-domain link within its domain', async () => {
       const { apiKey, domain } = await userWithDomain();
       const link = await createLink(app, apiKey, { url: 'https://example.com/', domain });
@@ -236,6 +257,19 @@ describe('short links as GemPixel clients use them', () => {
       expect(res.status).to.equal(200);
       expect(res.body.data.id).to.equal(link.id);
       expect(aliasOf(res.body.data.shorturl)).to.equal(link.alias);
+    });
+
+    it('finds a link whose branded domain was deleted by its PUBLIC_URL short URL', async () => {
+      const { apiKey, domain } = await userWithDomain();
+      const api = client(app.url, apiKey);
+      const link = await createLink(app, apiKey, { url: 'https://example.com/', domain });
+      const domains = await api.get<{ data: { domains: Array<{ id: number }> } }>('/api/domains');
+      await api.delete(`/api/domain/${domains.body.data.domains[0]?.id}/delete`);
+      const res = await api.get<{ data: Details }>(
+        `/api/urls?short=${encodeURIComponent(`${PUBLIC}/${link.alias}`)}`,
+      );
+      expect(res.status, res.text).to.equal(200);
+      expect(res.body.data).to.include({ id: link.id, shorturl: `${PUBLIC}/${link.alias}` });
     });
 
     it('answers 404 for another user link, an unknown alias, or a foreign host', async () => {

@@ -137,17 +137,22 @@ export async function findLinkByShort(
 ): Promise<LinkWithOrigins | null> {
   const target = parseShort(short);
   if (!target) return null;
-  const filter: Record<string, unknown> = { userId, alias: target.alias };
-  if (target.host !== undefined) {
-    if (isOwnHost(target.host, publicUrl)) filter.domainId = DEFAULT_DOMAIN_ID;
-    else {
-      const domain = await findUserDomainByHost(userId, target.host);
-      if (!domain) return null;
-      filter.domainId = domain.id;
-    }
+  let domainId: number | undefined;
+  if (target.host !== undefined && !isOwnHost(target.host, publicUrl)) {
+    const domain = await findUserDomainByHost(userId, target.host);
+    if (!domain) return null;
+    domainId = domain.id;
   }
-  const link = await Link.findOne(filter).sort({ id: 1 }).lean<LinkRecord>();
-  return link ? { link, origins: await originsOf([link]) } : null;
+  const filter = domainId === undefined ? {} : { domainId };
+  const links = await Link.find({ ...filter, userId, alias: target.alias })
+    .sort({ id: 1 })
+    .lean<LinkRecord[]>();
+  const origins = await originsOf(links);
+  // On PUBLIC_URL's host: a PUBLIC_URL link, or one whose branded domain is gone (served there).
+  const onOwnHost = (l: LinkRecord) => l.domainId === DEFAULT_DOMAIN_ID || !origins.has(l.domainId);
+  const link =
+    target.host !== undefined && domainId === undefined ? links.find(onOwnHost) : links[0];
+  return link ? { link, origins } : null;
 }
 
 export async function getLink(userId: number, id: number): Promise<LinkWithOrigins> {
@@ -169,6 +174,11 @@ export async function updateLink(
   const set: Record<string, unknown> = {};
   if (input.custom !== undefined && input.custom !== link.alias) {
     set.alias = await claimAlias(link.domainId, input.custom);
+    // A link whose branded domain is gone answers on PUBLIC_URL: the alias must be free there too.
+    const origins = await originsOf([link]);
+    if (link.domainId !== DEFAULT_DOMAIN_ID && !origins.has(link.domainId)) {
+      await claimAlias(DEFAULT_DOMAIN_ID, input.custom);
+    }
   }
   if (input.url !== undefined) set.url = input.url;
   if (input.title !== undefined) set.title = input.title;
