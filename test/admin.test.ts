@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { Link } from '../src/links/link.model';
 import { QrCode } from '../src/qr-codes/qr-code.model';
 import { Pixel } from '../src/pixels/pixel.model';
+import { Campaign } from '../src/campaigns/campaign.model';
 import { Channel, ChannelItem } from '../src/channels/channel.model';
 import { BrandedDomain } from '../src/domains/domain.model';
 import { User } from '../src/users/user.model';
@@ -277,6 +278,13 @@ describe('admin API: plans and users', () => {
         tag: '123456789012345',
       });
       const channel = await api.post<{ id: number }>('/api/channel/add', { name: 'C' });
+      const campaign = await api.post<{ id: number }>('/api/campaign/add', {
+        name: 'Camp',
+        slug: uniqueName('rot'),
+      });
+      await api.post(`/api/campaign/${campaign.body.id}/assign/${link.id}`);
+      const rotator = `${app.deps.keys.key('campaigns', 'rotator', campaign.body.id)}`;
+      await app.deps.redis.set(rotator, '3');
       await api.post(`/api/channel/${channel.body.id}/assign/links/${link.id}`);
       for (const res of [qr, domain, pixel, channel]) expect(res.status, res.text).to.equal(200);
       const rateKey = `${app.deps.keys.rateLimit()}user:${victim.user.id}`;
@@ -288,12 +296,12 @@ describe('admin API: plans and users', () => {
 
       const userId = victim.user.id;
       expect(await User.countDocuments({ id: userId })).to.equal(0);
-      for (const model of [Link, QrCode, BrandedDomain, Pixel, Channel, ChannelItem] as const) {
+      for (const model of [Link, QrCode, BrandedDomain, Pixel, Channel, ChannelItem, Campaign]) {
         expect(await (model as typeof Link).countDocuments({ userId }), model.modelName).to.equal(
           0,
         );
       }
-      expect(await app.deps.redis.exists(rateKey)).to.equal(0);
+      expect(await app.deps.redis.exists(rateKey, rotator)).to.equal(0);
       expect((await visit(app, `/${link.alias}`)).status).to.equal(404);
       const after = await request(app.url, '/api/account', { key: victim.apiKey });
       expect(after.status).to.equal(401);

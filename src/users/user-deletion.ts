@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { Bio } from '../bio/bio.model';
 import { deleteBioPage } from '../bio/bio.service';
 import { Campaign } from '../campaigns/campaign.model';
+import { rotatorCounterKey } from '../campaigns/rotation';
 import { Channel, ChannelItem } from '../channels/channel.model';
 import { BrandedDomain } from '../domains/domain.model';
 import { deleteDomain } from '../domains/domains.service';
@@ -32,7 +33,7 @@ const idsOf = (docs: Array<{ id: number }>) => docs.map((d) => d.id);
  * Deletes a user and everything they own. The account goes first, so the key stops working at
  * once; then each record through its own service, so visits, rendered images, channel
  * memberships and cache entries go with it (aliases stay reserved, as for any deleted link);
- * then the user's rate-limit counter.
+ * then the user's rate-limit counter and campaign rotator counters.
  */
 export async function deleteUserAndContent(userId: number, ctx: UserDeletionContext) {
   const { deletedCount } = await User.deleteOne({ id: userId });
@@ -44,6 +45,9 @@ export async function deleteUserAndContent(userId: number, ctx: UserDeletionCont
   for (const id of idsOf(await QrCode.find(owned).lean())) await deleteQr(userId, id, ctx.qr);
   for (const id of idsOf(await Bio.find(owned).lean())) await deleteBioPage(userId, id);
   for (const id of idsOf(await BrandedDomain.find(owned).lean())) await deleteDomain(userId, id);
+  const rotators = idsOf(await Campaign.find(owned).lean()).map((id) =>
+    rotatorCounterKey(ctx.keys, id),
+  );
   await Promise.all([
     Channel.deleteMany({ userId }),
     ChannelItem.deleteMany({ userId }),
@@ -51,6 +55,6 @@ export async function deleteUserAndContent(userId: number, ctx: UserDeletionCont
     Pixel.deleteMany({ userId }),
     Overlay.deleteMany({ userId }),
     SplashPage.deleteMany({ userId }),
-    ctx.redis.del(`${ctx.keys.rateLimit()}${userRateLimitKey(userId)}`),
+    ctx.redis.del(`${ctx.keys.rateLimit()}${userRateLimitKey(userId)}`, ...rotators),
   ]);
 }
