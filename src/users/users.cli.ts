@@ -2,6 +2,7 @@ import Joi from 'joi';
 import { parseFlags, positiveInt, required, UsageError } from '../cli/args';
 import type { CliCommand } from '../cli/command';
 import { PLAN_NAME_PATTERN } from '../plans/plans.config';
+import { dateTimeInput } from '../shared/http/date-input';
 import { EMAIL, PASSWORD, USERNAME } from './users.schemas';
 import { createUser, rotateApiKey, setAdmin } from './users.service';
 
@@ -10,13 +11,13 @@ const userInput = Joi.object({
   username: USERNAME.required(),
   plan: Joi.string().pattern(PLAN_NAME_PATTERN),
   password: PASSWORD,
-  expires: Joi.date().iso(),
+  expires: dateTimeInput,
   admin: Joi.boolean(),
 });
 
 export const userCreate: CliCommand = {
   name: 'user:create',
-  usage: 'user:create --email E --username U [--plan P] [--password W] [--expires ISO] [--admin]',
+  usage: 'user:create --email E --username U [--plan P] [--password W] [--expires DATE] [--admin]',
   async run(argv) {
     const flags = parseFlags(argv, ['email', 'username', 'plan', 'password', 'expires'], ['admin']);
     required(flags, 'email');
