@@ -160,6 +160,7 @@ describe('admin API: plans and users', () => {
       expect(plan.body).to.deep.equal({ error: 1, message: 'Plan 9 not found' });
       const nobody = await api.put('/api/plan/2/user/99999999', {});
       expect(nobody.status).to.equal(404);
+      expect(nobody.body).to.deep.equal({ error: 1, message: 'User not found' });
       const type = await api.put(`/api/plan/2/user/${user.id}`, { type: 'weekly' });
       expect(type.status).to.equal(422);
       expect(type.body).to.deep.equal({

@@ -87,7 +87,7 @@ export async function setUserPlan(userId: number, plan: string, expires: Date | 
     { id: userId },
     { $set: { status: plan, expires } },
   ).lean();
-  if (!updated) throw notFound(`No user with id ${userId}`);
+  if (!updated) throw notFound('User not found');
 }
 
 export async function getUser(id: number): Promise<UserRecord> {
