@@ -12,7 +12,7 @@ import { Overlay } from '../overlays/overlay.model';
 import { Pixel } from '../pixels/pixel.model';
 import { QrCode } from '../qr-codes/qr-code.model';
 import { deleteQr, type QrServiceContext } from '../qr-codes/qr-codes.service';
-import { notFound } from '../shared/errors/app-error';
+import { notFound, validation } from '../shared/errors/app-error';
 import { userRateLimitKey } from '../shared/http/rate-limit';
 import type { RedisKeys } from '../shared/infra/redis-keys';
 import type { Visits } from '../shared/visits/visit-recorder';
@@ -30,12 +30,20 @@ export interface UserDeletionContext {
 const idsOf = (docs: Array<{ id: number }>) => docs.map((d) => d.id);
 
 /**
- * Deletes a user and everything they own. The account goes first, so the key stops working at
+ * An administrator deletes a user and everything they own. The account goes first, so the key stops working at
  * once; then each record through its own service, so visits, rendered images, channel
  * memberships and cache entries go with it (aliases stay reserved, as for any deleted link);
  * then the user's rate-limit counter and campaign rotator counters.
  */
-export async function deleteUserAndContent(userId: number, ctx: UserDeletionContext) {
+export async function deleteUserAndContent(
+  userId: number,
+  adminId: number,
+  ctx: UserDeletionContext,
+) {
+  // Deleting oneself would lock the last administrator out with no key to undo it.
+  if (userId === adminId) {
+    throw validation('An administrator cannot delete their own account with its own key');
+  }
   const { deletedCount } = await User.deleteOne({ id: userId });
   if (deletedCount === 0) throw notFound('User not found');
   const owned = { userId };

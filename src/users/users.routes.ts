@@ -4,7 +4,6 @@ import type { AppDeps } from '../deps';
 import { linkCacheFor } from '../links/link-cache';
 import { findPlan } from '../plans/plans.service';
 import { qrServiceContext } from '../qr-codes/qr-codes.service';
-import { validation } from '../shared/errors/app-error';
 import { idParams } from '../shared/http/id-params';
 import { sendCreated, sendData, sendMessage } from '../shared/http/responses';
 import { validate, validatedQuery } from '../shared/http/validate';
@@ -61,11 +60,7 @@ export function usersRouter(deps: AppDeps): Router {
     requireAdmin,
     validate({ params: idParams }),
     async (req, res) => {
-      const id = Number(req.params.id);
-      if (id === currentUser(req).id) {
-        throw validation('An administrator cannot delete their own account with its own key');
-      }
-      await deleteUserAndContent(id, {
+      await deleteUserAndContent(Number(req.params.id), currentUser(req).id, {
         redis: deps.redis,
         keys: deps.keys,
         links: linkCacheFor(deps),
