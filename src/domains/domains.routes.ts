@@ -1,13 +1,13 @@
 import { Router } from 'express';
-import { BrandedDomain } from './domain.model';
-import { withinPlan } from '../plans/plan-limit.middleware';
 import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
+import { withinPlan } from '../plans/plan-limit.middleware';
 import { idParams } from '../shared/http/id-params';
 import { pageQuerySchema, type PageQuery } from '../shared/http/pagination';
 import { sendCreated, sendList, sendMessage } from '../shared/http/responses';
 import { validate, validatedQuery } from '../shared/http/validate';
 import { domainVerifier, systemResolver } from './domain-check';
+import { BrandedDomain } from './domain.model';
 import { presentDomain } from './domains.presenter';
 import {
   domainCreateSchema,

@@ -1,13 +1,13 @@
 import { Router } from 'express';
-import { Link } from './link.model';
-import { withinPlan } from '../plans/plan-limit.middleware';
 import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
+import { withinPlan } from '../plans/plan-limit.middleware';
 import { idParams } from '../shared/http/id-params';
 import { notFound } from '../shared/errors/app-error';
 import { sendCreated, sendData, sendList, sendMessage } from '../shared/http/responses';
 import { validate, validatedQuery } from '../shared/http/validate';
 import { linkCacheFor } from './link-cache';
+import { Link } from './link.model';
 import { presentLink, presentLinkDetails } from './links.presenter';
 import {
   linkCreateSchema,

@@ -1,12 +1,12 @@
 import { Router } from 'express';
-import { QrCode } from './qr-code.model';
-import { withinPlan } from '../plans/plan-limit.middleware';
 import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
+import { withinPlan } from '../plans/plan-limit.middleware';
 import { idParams } from '../shared/http/id-params';
 import { pageQuerySchema, type PageQuery } from '../shared/http/pagination';
 import { sendCreated, sendData, sendList, sendMessage } from '../shared/http/responses';
 import { validate, validatedQuery } from '../shared/http/validate';
+import { QrCode } from './qr-code.model';
 import { presentQr, presentQrDetails, qrLink } from './qr-codes.presenter';
 import { qrCreateSchema, qrUpdateSchema, type QrCreate, type QrUpdate } from './qr-codes.schemas';
 import { createQr, deleteQr, getQr, listQrs, qrServiceContext, updateQr } from './qr-codes.service';
