@@ -258,6 +258,19 @@ describe('GemPixel-lenient inputs', () => {
       expect(res.body.data).to.include({ perpage: 15, currentpage: 1 });
     });
 
+    it("reads PHP's empty array body [] as {}, and still refuses any other array", async () => {
+      const { api, apiKey } = await newUser();
+      const link = await createLink(app, apiKey, { url: 'https://example.com/' });
+      const empty = await api.put(`/api/url/${link.id}/update`, []);
+      expect(empty.status).to.equal(422);
+      expect(empty.body.message).to.match(/^at least one of url/);
+      const campaign = await api.post('/api/campaign/add', []);
+      expect(campaign.status, campaign.text).to.equal(200);
+      const list = await api.post('/api/campaign/add', [{ name: 'x' }]);
+      expect(list.status).to.equal(422);
+      expect(list.body).to.deep.equal({ error: 1, message: 'Body must be a JSON object' });
+    });
+
     it('still answers 422 naming a body field nobody documents', async () => {
       const { api } = await newUser();
       const cases: Array<[string, Record<string, unknown>, string]> = [

@@ -40,7 +40,9 @@ export function validate(schemas: Schemas): RequestHandler {
       res.locals.query = value;
     }
     if (body) {
-      const input: unknown = req.body ?? {};
+      // PHP's json_encode([]) writes an empty options array as `[]`: GemPixel reads it as `{}`.
+      const sent: unknown = req.body ?? {};
+      const input = Array.isArray(sent) && sent.length === 0 ? {} : sent;
       if (typeof input !== 'object' || input === null || Array.isArray(input)) {
         return next(new AppError(422, 'validation', 'Body must be a JSON object'));
       }
