@@ -8,6 +8,7 @@ import { errorHandler, routeNotFound } from './shared/errors/error-handler';
 import { requireJsonBody } from './shared/http/content-type';
 import { requestLog } from './shared/http/request-log';
 import { createRateLimiter } from './shared/http/rate-limit';
+import { requireWellFormedStrings } from './shared/http/well-formed';
 
 /** Builds the Express app; does no I/O of its own, so the server and the tests share it. */
 export function createApp(deps: AppDeps): Express {
@@ -36,6 +37,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(requireAuth);
   api.use(requireJsonBody);
   api.use(express.json({ limit: config.bodyLimit, strict: true }));
+  api.use(requireWellFormedStrings);
   api.use(apiRoutes(deps));
   api.use(routeNotFound);
   app.use('/api', api);

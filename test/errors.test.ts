@@ -79,13 +79,13 @@ describe('error responses', () => {
 
   it('answers 500 with a generic message and no stack trace for an unexpected failure', async () => {
     const bare = express();
-    bare.get('/boom', () => {
+    bare.get('/api/boom', () => {
       throw new Error('secret internal detail at /srv/app.js:12');
     });
     bare.use(errorHandler(createLogger('silent')));
     const server = await listen(bare, 0, '127.0.0.1');
     try {
-      const res = await request(`http://127.0.0.1:${server.port}`, '/boom');
+      const res = await request(`http://127.0.0.1:${server.port}`, '/api/boom');
       expect(res.status).to.equal(500);
       expect(res.body).to.deep.equal({ error: 1, message: 'Internal server error' });
       expect(res.text).not.to.include('secret');
