@@ -69,7 +69,7 @@ export function redirectRouter(deps: AppDeps): Router {
       if (decision.kind === 'gone') return sendLinkGone(res);
       if (decision.kind === 'redirect' || !target.passwordHash) return redirect(req, res, target);
       const ip = req.ip ?? 'unknown';
-      const wait = await guard.retryAfter(target.id, ip);
+      const wait = await guard.takeAttempt(target.id, ip);
       if (wait > 0) return sendTooManyAttempts(res, wait);
       const body = req.body as Record<string, unknown> | undefined;
       const password = typeof body?.password === 'string' ? body.password : '';
@@ -77,7 +77,6 @@ export function redirectRouter(deps: AppDeps): Router {
         await guard.succeeded(target.id, ip);
         return redirect(req, res, target);
       }
-      await guard.failed(target.id, ip);
       sendPasswordForm(res, 401, req.params.alias);
     },
   );
