@@ -65,7 +65,7 @@ describe('logo address policy', () => {
       'http://[64:ff9b:1::7f00:1]/l.png',
       'http://[2001::1]/l.png',
     ]) {
-      const err = await rejection(resolveAllowed(new URL(url), {}));
+      const err = await rejection(resolveAllowed(new URL(url), { allowPrivate: false }));
       expect(err.message, url).to.equal('logo URL points to a private or local network address');
     }
   });

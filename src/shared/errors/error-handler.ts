@@ -89,7 +89,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     for (const [name, value] of Object.entries(appError.headers)) res.setHeader(name, value);
-    if (isApiRequest(req)) res.status(appError.status).json({ error: 1, message: appError.message });
+    if (isApiRequest(req))
+      res.status(appError.status).json({ error: 1, message: appError.message });
     else sendErrorPage(res, appError);
   };
 }
