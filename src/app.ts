@@ -5,6 +5,7 @@ import type { AppDeps } from './deps';
 import { healthRouter } from './health/health.routes';
 import { apiRoutes, publicRoutes } from './routes';
 import { errorHandler, routeNotFound } from './shared/errors/error-handler';
+import { requireDependencies } from './shared/infra/dependencies';
 import { requireJsonBody } from './shared/http/content-type';
 import { requestLog } from './shared/http/request-log';
 import { createRateLimiter } from './shared/http/rate-limit';
@@ -23,6 +24,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(healthRouter(deps));
 
   const api = express.Router();
+  api.use(requireDependencies(deps.redis));
   api.use(resolveAuth);
   api.use(
     createRateLimiter({

@@ -115,7 +115,7 @@ describe('error responses', () => {
         });
         const ready = await request(down.url, '/readyz');
         expect(ready.status).to.equal(503);
-        expect(ready.body).to.deep.equal({ status: 'unavailable', mongodb: 'up', redis: 'down' });
+        expect(ready.body).to.deep.include({ status: 'unavailable', mongodb: 'up', redis: 'down' });
       } finally {
         await down.close();
         deadRedis.disconnect();
@@ -139,7 +139,7 @@ describe('error responses', () => {
       });
       const ready = await request(app.url, '/readyz');
       expect(ready.status).to.equal(503);
-      expect(ready.body).to.deep.equal({ status: 'unavailable', mongodb: 'down', redis: 'up' });
+      expect(ready.body).to.deep.include({ status: 'unavailable', mongodb: 'down', redis: 'up' });
     });
   });
 });

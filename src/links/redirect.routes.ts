@@ -1,5 +1,6 @@
 import express, { Router, type Request, type Response } from 'express';
 import type { AppDeps } from '../deps';
+import { assertMongoUp } from '../shared/infra/dependencies';
 import { brandedDomainOf, sendPublicNotFound } from '../shared/http/public-context';
 import { verifyPassword } from '../shared/secrets';
 import { linkCacheFor, linkCacheKey, type LinkTarget } from './link-cache';
@@ -29,7 +30,10 @@ export function redirectRouter(deps: AppDeps): Router {
     if (!key) return null;
     const domainId = brandedDomainOf(res)?.id ?? DEFAULT_DOMAIN_ID;
     const alias = req.params.alias as string;
-    return cache.resolve(key, async () => toLinkTarget(await findLinkTarget(domainId, alias)));
+    return cache.resolve(key, async () => {
+      assertMongoUp();
+      return toLinkTarget(await findLinkTarget(domainId, alias));
+    });
   }
 
   /** A bare 302: no content negotiation nor body, since nobody reads a redirect's body. */
