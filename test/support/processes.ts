@@ -18,7 +18,8 @@ export interface ServiceProcess {
 export function startService(entry: string, env: NodeJS.ProcessEnv): ServiceProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: root,
-    env: { PATH: process.env.PATH, LOG_LEVEL: 'info', ...env },
+    // The log is how the test learns the port and what happened: always on.
+    env: { PATH: process.env.PATH, ...env, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
