@@ -33,6 +33,8 @@ describe('MongoDB stalled, then down (issue 11)', function () {
       MONGODB_DB: 'outage',
       REDIS_PREFIX: `${baseEnv().REDIS_PREFIX}${uniqueName('mo')}:`,
       PLAN_RATE_LIMITS: JSON.stringify({ test: 100_000 }),
+      // Stopping after the engine is gone cannot close it cleanly: do not wait long for that.
+      SHUTDOWN_TIMEOUT_MS: '2000',
     };
     api = await startApiProcess(env);
     worker = startService('workers/main.ts', env);
