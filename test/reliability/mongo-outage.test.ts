@@ -1,16 +1,16 @@
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../src/shared/infra/embedded-mongo';
 import { baseEnv } from '../support/environment';
 import { client, request } from '../support/http';
 import { eventually } from '../support/links';
-import { startApiProcess, startService, type ServiceProcess } from '../support/processes';
+import {
+  createUserWithCli,
+  startApiProcess,
+  startService,
+  type ServiceProcess,
+} from '../support/processes';
 import { uniqueName } from '../support/users';
 
-const run = promisify(execFile);
-const root = path.resolve(__dirname, '..', '..');
 const CHROME =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
 
@@ -40,23 +40,12 @@ describe('MongoDB stalled, then down (issue 11)', function () {
     worker = startService('workers/main.ts', env);
     await worker.waitForLine(/linkqr worker started/);
     const username = uniqueName('outage');
-    const { stdout } = await run(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'src/cli/main.ts',
-        'user:create',
-        '--email',
-        `${username}@example.test`,
-        '--username',
-        username,
-        '--plan',
-        'test',
-      ],
-      { cwd: root, env: { PATH: process.env.PATH, ...env } },
-    );
-    key = (JSON.parse(stdout.trim()) as { apiKey: string }).apiKey;
+    const user = await createUserWithCli(env, {
+      email: `${username}@example.test`,
+      username,
+      plan: 'test',
+    });
+    key = user.apiKey;
   });
   after(async () => {
     try {

@@ -1,6 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
+import { promisify } from 'node:util';
 
 const root = path.resolve(__dirname, '..', '..');
 
@@ -80,4 +82,29 @@ export async function startApiProcess(
   const line = await service.waitForLine(/linkqr API listening/);
   const { port } = JSON.parse(line) as { port: number };
   return { ...service, url: `http://127.0.0.1:${port}` };
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+    srv.once('error', reject);
+  });
+}
+
+/** `user:create` through the CLI, as an operator would, against the database `env` names. */
+export async function createUserWithCli(
+  env: NodeJS.ProcessEnv,
+  flags: Record<string, string>,
+): Promise<{ id: number; username: string; apiKey: string }> {
+  const args = Object.entries(flags).flatMap(([name, value]) => [`--${name}`, value]);
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/main.ts', 'user:create', ...args],
+    { cwd: root, env: { PATH: process.env.PATH, ...env } },
+  );
+  return JSON.parse(stdout.trim()) as { id: number; username: string; apiKey: string };
 }
