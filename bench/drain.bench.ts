@@ -5,7 +5,7 @@ import { createLogger } from '../src/shared/infra/logger';
 import { connectMongo, ensureIndexes } from '../src/shared/infra/mongo';
 import { RedisKeys } from '../src/shared/infra/redis-keys';
 import { VisitBucket, VisitCount, VisitTotal } from '../src/shared/visits/visit.model';
-import { toBuckets } from '../src/shared/visits/visit-buckets';
+import { toBuckets, type BucketDoc } from '../src/shared/visits/visit-buckets';
 import { describeVisit } from '../src/shared/visits/visit-describe';
 import { VisitDrainer } from '../src/shared/visits/visit-drainer';
 import { decodeVisit, encodeVisit, visitStreamKey } from '../src/shared/visits/visit-stream';
@@ -78,7 +78,7 @@ async function storeOnlyLine(): Promise<number> {
       visit: describeVisit(visit),
     }));
     const docs = toBuckets(batch, { applier: 'bench', seq: i });
-    await db.collection(VisitBucket.collection.collectionName).insertMany(docs as never[]);
+    await db.collection<BucketDoc>(VisitBucket.collection.collectionName).insertMany(docs);
   }
   return VISITS / (Number(process.hrtime.bigint() - start) / 1e9);
 }

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import mongoose, { type mongo } from 'mongoose';
 import type { Redis } from 'ioredis';
+import { isOnlyDuplicateKeys } from '../db/duplicate-key';
 import type { RedisKeys } from '../infra/redis-keys';
 import {
   insertBuckets,
-  onlyDuplicateKeys,
   storedBucketsOf,
   toBuckets,
   type BatchId,
@@ -101,7 +101,7 @@ async function countBuckets(
       try {
         await db.collection(collection).bulkWrite(ops, { ordered: false });
       } catch (err) {
-        if (!onlyDuplicateKeys(err)) throw err;
+        if (!isOnlyDuplicateKeys(err)) throw err;
       }
     }),
   );

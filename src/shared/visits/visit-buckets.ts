@@ -1,4 +1,5 @@
 import mongoose, { type mongo } from 'mongoose';
+import { isOnlyDuplicateKeys } from '../db/duplicate-key';
 import { VisitBucket } from './visit.model';
 import { targetKey, type DescribedVisit, type VisitKind } from './visits.types';
 
@@ -102,15 +103,6 @@ export async function insertBuckets(docs: BucketDoc[]): Promise<void> {
   try {
     await buckets().insertMany(docs, { ordered: false });
   } catch (err) {
-    if (!onlyDuplicateKeys(err)) throw err;
+    if (!isOnlyDuplicateKeys(err)) throw err;
   }
-}
-
-/** True when a (bulk) write failed only because some documents were already there. */
-export function onlyDuplicateKeys(err: unknown): boolean {
-  const e = err as { code?: number; writeErrors?: unknown } | null;
-  if (!e || typeof e !== 'object') return false;
-  const writeErrors = [e.writeErrors ?? []].flat() as Array<{ code?: number }>;
-  if (writeErrors.length > 0) return writeErrors.every((w) => w.code === 11000);
-  return e.code === 11000;
 }
