@@ -220,4 +220,37 @@ describe('visit drainer: no click stranded or counted twice (issue 11)', () => {
       await running.stop();
     }
   });
+
+  it('while running, does not let a batch that keeps failing hold up new clicks', async () => {
+    const poisoned = await queueVisits();
+    const stream = visitStreamKey(keys);
+    const poison = new Set((await redis.xrange(stream, '-', '+')).map(([id]) => id));
+    const running = new VisitDrainer({
+      redis,
+      keys,
+      logger,
+      blockMs: 50,
+      retryDelayMs: 5,
+      claimEveryMs: 60_000,
+      faults: {
+        afterStore: (entryIds) => {
+          if (entryIds.some((id) => poison.has(id))) throw new Crash('cannot be counted');
+        },
+      },
+    });
+    running.start();
+    try {
+      await eventually(async () => (await listVisits(poisoned[0]!)).length === 6, 'stored');
+      const fresh = await queueVisits();
+      await eventually(
+        async () => (await getStatistics(fresh[1]!, redis, keys)).clicks === 5,
+        'new clicks are counted',
+        10_000,
+      );
+      expect(await getStatistics(fresh[0]!, redis, keys)).to.deep.equal(EXPECTED);
+      expect((await getStatistics(poisoned[0]!, redis, keys)).clicks).to.equal(0);
+    } finally {
+      await running.stop();
+    }
+  });
 });

@@ -23,7 +23,8 @@ export interface QueuedVisit {
 
 /** Where a test may stop the apply step, as a crash would (see test/reliability/drainer). */
 export interface ApplyFaults {
-  afterStore?(): void | Promise<void>;
+  /** After the batch's new buckets are stored; `entryIds` are the batch's. */
+  afterStore?(entryIds: readonly string[]): void | Promise<void>;
   /** Before one rollup collection is written; the others may already be. */
   beforeRollup?(collection: string): void | Promise<void>;
   afterCount?(): void | Promise<void>;
@@ -156,7 +157,7 @@ export async function applyVisits(
       batchId,
     );
     await insertBuckets(fresh);
-    await faults?.afterStore?.();
+    await faults?.afterStore?.(batch.map((b) => b.entryId));
     // A replayed bucket is counted under the batch that stored it, oldest first.
     const replays = earlier
       .filter((b) => b.batch !== undefined)

@@ -5,6 +5,8 @@ import type { RedisKeys } from '../infra/redis-keys';
 import { applyVisits, BatchClock, type ApplyFaults, type QueuedVisit } from './visit-apply';
 import { decodeVisit, DRAINER_GROUP, visitStreamKey } from './visit-stream';
 
+const MAX_OWN_RETRIES = 5;
+
 type StreamEntries = Array<[id: string, fields: string[]]>;
 type ReadReply = Array<[stream: string, entries: StreamEntries]> | null;
 
@@ -41,6 +43,11 @@ export class VisitDrainer {
   private wake: (() => void) | undefined;
   /** Set after a failure: this consumer's own pending entries come first. */
   private ownPending = false;
+  /**
+   * Failures in a row. Past a few, new entries go first again and the failing ones are left to
+   * the periodic claim, so one batch that cannot be stored never holds up every other click.
+   */
+  private failures = 0;
   private lastClaim = 0;
 
   constructor(private readonly options: VisitDrainerOptions) {
@@ -88,7 +95,8 @@ export class VisitDrainer {
           await this.step();
         }
       } catch (err) {
-        this.ownPending = true;
+        this.failures += 1;
+        this.ownPending = this.failures <= MAX_OWN_RETRIES;
         logger.error({ err }, 'visit drainer failed; retrying');
         await this.sleep(retryDelayMs);
       }
@@ -101,10 +109,12 @@ export class VisitDrainer {
       const entries = await this.read('0', false);
       if (entries.length === 0) this.ownPending = false;
       else await this.process(entries, true);
+      this.failures = 0;
       return;
     }
     const entries = await this.read('>', true);
     if (entries.length) await this.process(entries, false);
+    this.failures = 0;
   }
 
   private sleep(ms: number): Promise<void> {
