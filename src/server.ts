@@ -6,7 +6,7 @@ export interface RunningServer {
   server: http.Server;
   port: number;
   /**
-   * Stops accepting connections and lets every request already sent finish; see `drain` below.
+   * Stops accepting connections and lets every request already sent finish (see `listen`).
    * Resolves once the last connection is closed.
    */
   close(): Promise<void>;

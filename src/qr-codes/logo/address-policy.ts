@@ -12,8 +12,6 @@ export function isForbiddenAddress(address: string): boolean {
   // ipaddr.js also accepts legacy IPv4 forms such as "127.1": only dotted quads count here.
   if (!text.includes(':') && !ipaddr.IPv4.isValidFourPartDecimal(text)) return true;
   if (!ipaddr.isValid(text)) return true;
-  let parsed = ipaddr.parse(text);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  return parsed.range() !== 'unicast';
+  // `process` turns an IPv4-mapped IPv6 address into the IPv4 address it carries.
+  return ipaddr.process(text).range() !== 'unicast';
 }
