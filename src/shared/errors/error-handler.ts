@@ -5,6 +5,7 @@ import { escapeHtml, sendPage } from '../http/pages';
 import { AppError, notFound, serviceUnavailable } from './app-error';
 import { isInfrastructureUnavailable } from './infra-errors';
 import { isDuplicateKeyError } from '../db/duplicate-key';
+import { isMongoError, mongoHealth, UNAVAILABLE_MESSAGE } from '../infra/dependencies';
 
 /** What body-parser, raw-body and the router attach to the errors they raise (http-errors). */
 interface HttpError extends Error {
@@ -51,7 +52,8 @@ export function toAppError(err: unknown): AppError {
     return new AppError(409, 'conflict', field ? `${field} is already taken` : 'Already exists');
   }
   if (isInfrastructureUnavailable(err)) {
-    return serviceUnavailable('Service temporarily unavailable, try again shortly', err);
+    if (isMongoError(err)) mongoHealth.markDown();
+    return serviceUnavailable(UNAVAILABLE_MESSAGE, err);
   }
   return new AppError(500, 'internal', 'Internal server error', { cause: err });
 }
