@@ -4,9 +4,11 @@ export interface Config {
   readonly env: 'development' | 'production' | 'test';
   readonly port: number;
   readonly publicUrl: string;
-  /** Unset means: start the embedded MongoDB-compatible engine (data is not persisted). */
+  /** Unset means: `npm start` runs a local mongod (or, failing that, the in-memory engine). */
   readonly mongodbUri: string | undefined;
   readonly mongodbDbName: string | undefined;
+  /** The mongod a start without MONGODB_URI runs; unset: the PATH's, else a downloaded one. */
+  readonly mongodBinary: string | undefined;
   readonly redisUrl: string;
   /** Prefix of every Redis key this service writes, so several deployments can share one Redis. */
   readonly redisPrefix: string;
@@ -27,7 +29,7 @@ export interface Config {
   readonly logoDir: string;
   readonly logoAllowPrivate: boolean;
   readonly qrConcurrency: number;
-  /** Where `npm start` leaves the embedded engine's address for the CLI. */
+  /** Where `npm start` keeps the local mongod's data and leaves its address for the CLI. */
   readonly runtimeDir: string;
 }
 
@@ -50,6 +52,7 @@ const schema = Joi.object({
     }),
   MONGODB_URI: Joi.string().uri({ scheme: ['mongodb', 'mongodb+srv'] }),
   MONGODB_DB: Joi.string().pattern(/^[A-Za-z0-9_-]{1,63}$/),
+  MONGOD_BINARY: Joi.string(),
   REDIS_URL: Joi.string()
     .uri({ scheme: ['redis', 'rediss'] })
     .default('redis://127.0.0.1:6379'),
@@ -113,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     PUBLIC_URL?: string;
     MONGODB_URI?: string;
     MONGODB_DB?: string;
+    MONGOD_BINARY?: string;
     REDIS_URL: string;
     REDIS_PREFIX: string;
     PLAN_RATE_LIMITS: string;
@@ -139,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     mongodbUri: v.MONGODB_URI,
     mongodbDbName: v.MONGODB_DB,
+    mongodBinary: v.MONGOD_BINARY,
     redisUrl: v.REDIS_URL,
     redisPrefix: v.REDIS_PREFIX,
     planRateLimits: Object.freeze(parsePlanLimits(v.PLAN_RATE_LIMITS)),
