@@ -7,6 +7,7 @@ import { contactAnswerPage } from '../links/visitor-pages';
 import { sendVisitorPage } from '../links/visitor.public';
 import { AppError, notFound, tooManyRequests, validation } from '../shared/errors/app-error';
 import { brandedDomainOf } from '../shared/http/public-context';
+import { assertMongoUp } from '../shared/infra/dependencies';
 import { contactTokenValid } from './contact-token';
 import { storeContactResponse } from './overlay-responses.service';
 import { contactFormSchema, type ContactForm } from './overlays.schemas';
@@ -51,9 +52,10 @@ export function overlaysPublicRouter(deps: AppDeps): Router {
       const alias = req.params.alias;
       if (!ALIAS_SHAPE.test(alias)) throw notFound();
       const domainId = brandedDomainOf(res)?.id ?? DEFAULT_DOMAIN_ID;
-      const target = await cache.resolve(linkCacheKey(domainId, alias), () =>
-        loadLinkTarget(domainId, alias),
-      );
+      const target = await cache.resolve(linkCacheKey(domainId, alias), async () => {
+        assertMongoUp();
+        return loadLinkTarget(domainId, alias);
+      });
       const behaviour = target?.behaviour;
       const overlay = behaviour?.type === 'overlay' ? behaviour.overlay : null;
       if (!target || overlay?.type !== 'contact') throw notFound();
