@@ -1,4 +1,4 @@
-import express, { Router, type Request } from 'express';
+import express, { Router, type ErrorRequestHandler, type Request } from 'express';
 import type { AppDeps } from '../deps';
 import { linkCacheFor, linkCacheKey } from '../links/link-cache';
 import { DEFAULT_DOMAIN_ID } from '../links/link.model';
@@ -6,6 +6,7 @@ import { ALIAS_SHAPE, decideRedirect, loadLinkTarget } from '../links/redirect';
 import { contactAnswerPage } from '../links/visitor-pages';
 import { sendVisitorPage } from '../links/visitor.public';
 import { AppError, notFound, tooManyRequests, validation } from '../shared/errors/app-error';
+import { toAppError } from '../shared/errors/error-handler';
 import { brandedDomainOf } from '../shared/http/public-context';
 import { assertMongoUp } from '../shared/infra/dependencies';
 import { contactTokenValid } from './contact-token';
@@ -83,6 +84,16 @@ export function overlaysPublicRouter(deps: AppDeps): Router {
       sendVisitorPage(res, contactAnswerPage(THANKS, target.url));
     },
   );
+
+  // The page's script reads failures as JSON (visitors' errors are otherwise HTML pages).
+  const jsonErrors: ErrorRequestHandler = (err, req, res, next) => {
+    if (req.accepts(['html', 'json']) !== 'json') return next(err);
+    const error = toAppError(err);
+    if (error.status >= 500) return next(err);
+    for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+    res.status(error.status).json({ error: 1, message: error.message });
+  };
+  router.use('/:alias/contact', jsonErrors);
 
   return router;
 }
