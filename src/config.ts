@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { mergeRateLimits, parsePlans, PlansConfigError, type Plan } from './plans/plans.config';
 
 export interface Config {
   readonly env: 'development' | 'production' | 'test';
@@ -12,7 +13,10 @@ export interface Config {
   readonly redisUrl: string;
   /** Prefix of every Redis key this service writes, so several deployments can share one Redis. */
   readonly redisPrefix: string;
+  /** Requests per window by plan name, from PLAN_RATE_LIMITS and each plan's `rateLimit`. */
   readonly planRateLimits: Readonly<Record<string, number>>;
+  /** The plans of PLANS (empty when unset: every user is then unlimited but for the rate limit). */
+  readonly plans: readonly Plan[];
   readonly defaultRateLimit: number;
   /** Cap per client IP for requests that carry no valid key. */
   readonly anonymousRateLimit: number;
@@ -60,6 +64,7 @@ const schema = Joi.object({
     .pattern(/^[A-Za-z0-9:_-]{1,64}$/)
     .default('linkqr:'),
   PLAN_RATE_LIMITS: Joi.string().default('{}'),
+  PLANS: Joi.string().allow(''),
   DEFAULT_RATE_LIMIT: Joi.number().integer().min(1).default(30),
   ANONYMOUS_RATE_LIMIT: Joi.number().integer().min(1).default(30),
   RATE_LIMIT_WINDOW_MS: Joi.number().integer().min(1000).default(60_000),
@@ -120,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     REDIS_URL: string;
     REDIS_PREFIX: string;
     PLAN_RATE_LIMITS: string;
+    PLANS?: string;
     DEFAULT_RATE_LIMIT: number;
     ANONYMOUS_RATE_LIMIT: number;
     RATE_LIMIT_WINDOW_MS: number;
@@ -136,6 +142,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     QR_CONCURRENCY: number;
     RUNTIME_DIR: string;
   };
+  let plans: readonly Plan[];
+  try {
+    plans = parsePlans(v.PLANS);
+  } catch (err) {
+    if (err instanceof PlansConfigError) throw new ConfigError(err.message);
+    throw err;
+  }
   const publicUrl = (v.PUBLIC_URL ?? `http://localhost:${v.PORT}`).replace(/\/+$/, '');
   return Object.freeze({
     env: v.NODE_ENV,
@@ -146,7 +159,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mongodBinary: v.MONGOD_BINARY,
     redisUrl: v.REDIS_URL,
     redisPrefix: v.REDIS_PREFIX,
-    planRateLimits: Object.freeze(parsePlanLimits(v.PLAN_RATE_LIMITS)),
+    planRateLimits: Object.freeze(mergeRateLimits(parsePlanLimits(v.PLAN_RATE_LIMITS), plans)),
+    plans,
     defaultRateLimit: v.DEFAULT_RATE_LIMIT,
     anonymousRateLimit: v.ANONYMOUS_RATE_LIMIT,
     rateLimitWindowMs: v.RATE_LIMIT_WINDOW_MS,

@@ -138,6 +138,7 @@ describe('deployment files', () => {
     const shell = {
       PUBLIC_URL: 'https://go.example.test',
       PLAN_RATE_LIMITS: '{"pro":120}',
+      PLANS: '[{"id":2,"name":"pro","maxLinks":100}]',
       COUNTRY_HEADER: 'cf-ipcountry',
       VISITOR_SALT: 'a-long-salt-value',
       TRUST_PROXY: '1',
