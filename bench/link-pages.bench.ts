@@ -262,7 +262,17 @@ async function main(): Promise<void> {
     );
     if (sides.some((s) => s.wrong > 0)) process.exitCode = 1;
   } finally {
-    for (const child of children) child.kill('SIGTERM');
+    // Stopped before their keys go, so the drainer never reads a stream that was just deleted.
+    await Promise.all(
+      children.map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            child.once('exit', () => resolve());
+            child.kill('SIGTERM');
+          }),
+      ),
+    );
     await deleteKeys(redis, prefix).catch(() => undefined);
     redis.disconnect();
     await disconnectMongo();
