@@ -67,3 +67,7 @@ export async function findUserByApiKey(apiKey: string): Promise<UserRecord | nul
 export async function findUserById(id: number): Promise<UserRecord | null> {
   return User.findOne({ id }).lean();
 }
+
+export async function findUserByEmail(email: string): Promise<UserRecord | null> {
+  return User.findOne({ email: email.trim().toLowerCase() }).lean();
+}

@@ -1,0 +1,64 @@
+import path from 'node:path';
+import { existsSync } from 'node:fs';
+import express, { Router } from 'express';
+import type { AppDeps } from '../deps';
+import { errorHandler, routeNotFound } from '../shared/errors/error-handler';
+import { requireJsonBody } from '../shared/http/content-type';
+import { createRateLimiter } from '../shared/http/rate-limit';
+import { requireCsrf } from './csrf';
+import { dashboardApi, logoUpload, seriesFallback } from './dashboard-api';
+import { dashboardPages } from './dashboard.routes';
+import { routeTable } from './route-table';
+import { sessionMiddleware } from './session';
+import { loadSessionUser, requireSessionUser } from './session-user';
+
+/** web/app beside package.json, whether running from src/ (tsx) or dist/src/ (node). */
+export function assetsDir(from = __dirname): string {
+  for (let dir = from; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'web', 'app');
+    if (existsSync(path.join(candidate, 'app.js'))) return candidate;
+  }
+  throw new Error(`web/app not found above ${from}`);
+}
+
+/**
+ * The web dashboard under /app. Its JSON calls go to /app/api, which mounts the very routers of
+ * /api behind the session (instead of an API key), CSRF and the same per-user rate limit, so a
+ * session can do exactly what the user's key can and every error is the API's own.
+ */
+export function dashboardRouter(deps: AppDeps, apiRoutes: Router): Router {
+  const { config } = deps;
+  const router = Router();
+  router.use(
+    '/assets',
+    express.static(assetsDir(), { index: false, maxAge: config.env === 'production' ? '1h' : 0 }),
+  );
+  router.use(sessionMiddleware(deps));
+  router.use(loadSessionUser);
+
+  const api = Router();
+  api.use(requireSessionUser);
+  api.use(requireCsrf);
+  api.use(
+    createRateLimiter({
+      redis: deps.redis,
+      prefix: deps.keys.rateLimit(),
+      windowMs: config.rateLimitWindowMs,
+      planLimits: config.planRateLimits,
+      defaultLimit: config.defaultRateLimit,
+      anonymousLimit: config.anonymousRateLimit,
+    }),
+  );
+  api.use(logoUpload(deps));
+  api.use(requireJsonBody);
+  api.use(express.json({ limit: config.bodyLimit, strict: true }));
+  api.use(dashboardApi(deps));
+  api.use(apiRoutes);
+  api.use(seriesFallback());
+  api.use(routeNotFound);
+  api.use(errorHandler(deps.logger));
+  router.use('/api', api);
+
+  router.use(dashboardPages(deps, routeTable(apiRoutes)));
+  return router;
+}

@@ -1,0 +1,51 @@
+import { randomBytes } from 'node:crypto';
+import RedisStore from 'connect-redis';
+import type { RequestHandler } from 'express';
+import session from 'express-session';
+import type { AppDeps } from '../deps';
+
+declare module 'express-session' {
+  interface SessionData {
+    /** The signed-in user; absent on an anonymous session (which only holds a CSRF token). */
+    userId?: number;
+  }
+}
+
+export const SESSION_COOKIE = 'linkqr.sid';
+
+/**
+ * Server-side sessions in Redis under the dashboard's own key prefix. The cookie is HttpOnly,
+ * SameSite=Lax, and Secure when PUBLIC_URL is https (behind a TLS proxy, set TRUST_PROXY so
+ * Express sees the request as secure).
+ */
+export function sessionMiddleware(deps: AppDeps): RequestHandler {
+  const { config, logger } = deps;
+  const { dashboard } = config;
+  let secret = dashboard.sessionSecret;
+  if (!secret) {
+    secret = randomBytes(32).toString('base64url');
+    if (config.env === 'production') {
+      logger.warn('SESSION_SECRET is unset: dashboard sessions end when this process restarts');
+    }
+  }
+  return session({
+    name: SESSION_COOKIE,
+    secret,
+    store: new RedisStore({
+      client: deps.redis,
+      prefix: deps.keys.key('dashboard', 'sess', ''),
+      ttl: dashboard.sessionTtlSeconds,
+    }),
+    resave: false,
+    saveUninitialized: false,
+    rolling: true,
+    unset: 'destroy',
+    cookie: {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: config.publicUrl.startsWith('https:'),
+      path: '/app',
+      maxAge: dashboard.sessionTtlSeconds * 1000,
+    },
+  });
+}
