@@ -104,6 +104,7 @@ const definitions: ResourceDefinition[] = [
     update: { path: '/domain/:id/update', schema: domainUpdateSchema },
     remove: '/domain/:id/delete',
     hints: {
+      domain: { help: 'The address visitors will see, e.g. https://go.example.com' },
       redirectroot: { label: 'Redirect the root to' },
       redirect404: { label: 'Redirect unknown aliases to' },
     },

@@ -170,7 +170,8 @@ export function resourceForm({ fields, values = {}, method, path, submitLabel, o
       for (const { field, input } of rows) {
         const value = readInput(field, input);
         if (editing) {
-          if (JSON.stringify(value) === initial.get(field.name)) continue;
+          // A field the update requires is always sent; the others only when they changed.
+          if (!field.required && JSON.stringify(value) === initial.get(field.name)) continue;
           if (value === undefined) {
             if (field.nullable) body[field.name] = null;
             continue;
