@@ -18,6 +18,8 @@ COPY package.json package-lock.json ./
 COPY vendor ./vendor
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
+# The dashboard's browser assets (/app/assets), served as they are.
+COPY web ./web
 RUN mkdir -p /app/data/logos && chown -R node:node /app/data
 USER node
 EXPOSE 3000

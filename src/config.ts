@@ -82,7 +82,7 @@ const schema = Joi.object({
   LOGO_ALLOW_PRIVATE: Joi.string().valid('0', '1', 'true', 'false').default('0'),
   QR_CONCURRENCY: Joi.number().integer().min(1).max(64).default(4),
   RUNTIME_DIR: Joi.string().default('./data'),
-  SESSION_SECRET: Joi.string().min(32),
+  SESSION_SECRET: Joi.string().min(32).empty(''),
   SESSION_TTL_SECONDS: Joi.number()
     .integer()
     .min(60)

@@ -107,6 +107,14 @@ describe('dashboard in a browser', function () {
     await page.getByRole('button', { name: 'Weeks', pressed: true }).waitFor();
     expect(await page.getByTestId('range-total').textContent()).to.equal('3');
     await screenshot(page, 'link-stats');
+
+    await page.getByRole('button', { name: 'Make a QR code' }).click();
+    await page.waitForURL(/\/app\/qr\/\d+$/);
+    await page.getByText(/^(Ready|Rendering…)$/).waitFor();
+    const qrs = await client(app.url, user.apiKey).get<{ data: { qrs: Array<{ name: string }> } }>(
+      '/api/qr',
+    );
+    expect(qrs.body.data.qrs.map((q) => q.name)).to.deep.equal(['Spring menu']);
     await context.close();
   });
 

@@ -411,7 +411,7 @@ export async function qrView(root, config) {
         ),
       ),
     ),
-    statsPanel(`/qr/${qr.id}`, body.data),
+    statsPanel(`/qr/${qr.id}`, body.data, 'Scans'),
     h(
       'section',
       { 'aria-labelledby': 'edit-h' },

@@ -17,7 +17,7 @@ function svg(tag, attrs, ...children) {
 }
 
 /** Bars of `series` ({t, clicks}); a table with the same numbers serves screen readers. */
-export function barChart(series, caption) {
+export function barChart(series, caption, noun = 'Clicks') {
   const width = 600;
   const height = 200;
   const max = Math.max(1, ...series.map((p) => p.clicks));
@@ -27,7 +27,7 @@ export function barChart(series, caption) {
     viewBox: `0 0 ${width} ${height + 20}`,
     class: 'chart',
     role: 'img',
-    'aria-label': `Clicks ${caption}: ${total} in all`,
+    'aria-label': `${noun} ${caption}: ${total} in all`,
   });
   series.forEach((point, i) => {
     const barHeight = Math.round((point.clicks / max) * height);
@@ -64,7 +64,7 @@ export function barChart(series, caption) {
     h(
       'figcaption',
       {},
-      'Clicks ',
+      `${noun} `,
       caption,
       ': ',
       h('strong', { 'data-testid': 'range-total' }, String(total)),
@@ -80,7 +80,7 @@ export function barChart(series, caption) {
             h(
               'thead',
               {},
-              h('tr', {}, h('th', { scope: 'col' }, 'From'), h('th', { scope: 'col' }, 'Clicks')),
+              h('tr', {}, h('th', { scope: 'col' }, 'From'), h('th', { scope: 'col' }, noun)),
             ),
             h(
               'tbody',
@@ -90,7 +90,7 @@ export function barChart(series, caption) {
               ),
             ),
           )
-        : h('p', {}, 'No clicks in this range.'),
+        : h('p', {}, `No ${noun.toLowerCase()} in this range.`),
     ),
   );
 }
@@ -99,7 +99,7 @@ function topList(title, map) {
   const entries = Object.entries(map || {});
   return h(
     'section',
-    { class: 'top' },
+    { class: 'top-list' },
     h('h3', {}, title),
     entries.length
       ? h(
@@ -112,7 +112,7 @@ function topList(title, map) {
 }
 
 /** The chart with its range switch, reading `{base}/stats` (e.g. /url/3/stats). */
-export function statsPanel(base, statistics) {
+export function statsPanel(base, statistics, noun = 'Clicks') {
   const holder = h('div', {});
   const buttons = Object.entries(RANGES).map(([interval, range]) =>
     h(
@@ -139,7 +139,7 @@ export function statsPanel(base, statistics) {
         to: to.toISOString(),
       });
       const body = await api('GET', `${base}/stats?${query}`);
-      holder.replaceChildren(barChart(body.data.series, range.caption));
+      holder.replaceChildren(barChart(body.data.series, range.caption, noun));
     } catch (error) {
       holder.replaceChildren(errorBox(error));
     }
@@ -154,7 +154,7 @@ export function statsPanel(base, statistics) {
       {},
       'Total: ',
       h('strong', { 'data-testid': 'total-clicks' }, String(statistics.clicks)),
-      ` clicks, ${statistics.uniqueClicks} unique visitors.`,
+      ` ${noun.toLowerCase()}, ${statistics.uniqueClicks} unique visitors.`,
     ),
     h('div', { class: 'segmented', role: 'group', 'aria-label': 'Range' }, buttons),
     holder,
