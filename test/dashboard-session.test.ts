@@ -101,6 +101,7 @@ describe('dashboard sign-in and sessions', () => {
     expect(blocked.status).to.equal(429);
     expect(blocked.headers.get('retry-after')).to.match(/^\d+$/);
     expect(blocked.text).to.include('Too many failed sign-ins');
+    expect(blocked.text).to.match(/<form\s+method="post"\s+action="\/app\/signin"/);
     // Another account from the same address is not affected.
     const other = await createDashboardUser();
     const ok = await dash.form('/app/signin', { email: other.user.email, password: TEST_PASSWORD });
@@ -188,6 +189,14 @@ describe('dashboard sign-in and sessions', () => {
       });
       expect(res.headers.getSetCookie()[0]).to.include('Secure');
     });
+  });
+
+  it('allows only its own assets and never upgrades them to https over http', async () => {
+    const res = await new DashboardClient(app.url).send('/app/signin');
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).to.include("script-src 'self'");
+    expect(csp).to.include("default-src 'self'");
+    expect(csp).not.to.include('upgrade-insecure-requests');
   });
 
   it('keeps /api for keys only: the session cookie does not authenticate it', async () => {

@@ -252,6 +252,9 @@ function pageErrors(deps: AppDeps): ErrorRequestHandler {
         ? 'Something went wrong on our side. Please try again.'
         : appError.message;
     const csrf = req.session ? csrfToken(req) : '';
+    if (req.path === '/signin' && appError.status < 500) {
+      return page(res, appError.status, signInPage({ csrf, error: message }));
+    }
     page(
       res,
       appError.status,

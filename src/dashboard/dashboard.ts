@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import express, { Router } from 'express';
+import helmet from 'helmet';
 import type { AppDeps } from '../deps';
 import { errorHandler, routeNotFound } from '../shared/errors/error-handler';
 import { requireJsonBody } from '../shared/http/content-type';
@@ -29,6 +30,20 @@ export function assetsDir(from = __dirname): string {
 export function dashboardRouter(deps: AppDeps, apiRoutes: Router): Router {
   const { config } = deps;
   const router = Router();
+  // Everything is served from here, so nothing else is allowed; over plain http (a LAN address,
+  // say) helmet's upgrade-insecure-requests would send the browser to https for every asset.
+  router.use(
+    helmet.contentSecurityPolicy({
+      useDefaults: true,
+      directives: {
+        'default-src': ["'self'"],
+        'style-src': ["'self'"],
+        'form-action': ["'self'"],
+        'frame-ancestors': ["'none'"],
+        'upgrade-insecure-requests': config.publicUrl.startsWith('https:') ? [] : null,
+      },
+    }),
+  );
   router.use(
     '/assets',
     express.static(assetsDir(), { index: false, maxAge: config.env === 'production' ? '1h' : 0 }),
