@@ -12,7 +12,13 @@ import { horizontalOverflow, launchChromium, screenshot } from '../support/brows
 import { createDashboardUser, TEST_PASSWORD } from '../support/dashboard';
 import { client } from '../support/http';
 import { createLink, visit } from '../support/links';
-import { decodeImage, solidLogo, startQrWorker } from '../support/qr';
+import {
+  decodeImage,
+  solidLogo,
+  startLogoServer,
+  startQrWorker,
+  type LogoServer,
+} from '../support/qr';
 import type { TestUser } from '../support/users';
 import { drainVisits } from '../support/visits';
 
@@ -24,17 +30,20 @@ describe('dashboard in a browser', function () {
   let app: TestApp;
   let worker: QrRenderWorker;
   let browser: Browser;
+  let logos: LogoServer;
 
   before(async function () {
     this.timeout(60_000);
     const logoDir = await mkdtemp(path.join(tmpdir(), 'linkqr-browser-logos-'));
-    app = await startTestApp({ LOGO_DIR: logoDir });
+    app = await startTestApp({ LOGO_DIR: logoDir, LOGO_ALLOW_PRIVATE: '1' });
+    logos = await startLogoServer();
     worker = startQrWorker(app);
     browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
     await worker?.close();
+    await logos?.close();
     await app?.close();
   });
 
@@ -225,6 +234,65 @@ describe('dashboard in a browser', function () {
     await page.getByRole('img', { name: 'QR code Table card' }).waitFor();
     await page.locator('.badge.ready').waitFor();
     await screenshot(page, 'qr-gallery');
+    await context.close();
+  });
+
+  it('shows a code that failed to render with its reason in the gallery', async () => {
+    logos.route('/not-a-logo.png', (_req, res) => res.end('<html>not a logo</html>'));
+    const user = await createDashboardUser();
+    const created = await client(app.url, user.apiKey).post<{ id: number }>('/api/qr/add', {
+      type: 'text',
+      data: 'broken logo',
+      name: 'Broken',
+      logo: `${logos.origin}/not-a-logo.png`,
+    });
+    expect(created.status, created.text).to.equal(200);
+    const { context, page } = await newPage();
+    await signIn(page, user);
+    await page.goto('/app/qr');
+    await page.getByText('Failed: logo is not a png or jpeg image').waitFor();
+    await context.close();
+  });
+
+  it('manages campaigns and shows a channel’s items', async () => {
+    const user = await createDashboardUser();
+    const link = await createLink(app, user.apiKey, {
+      url: 'https://example.com/in-channel',
+      title: 'Channel member',
+    });
+    const { context, page } = await newPage();
+    await signIn(page, user);
+
+    await page.goto('/app/r/campaigns');
+    await page.getByRole('button', { name: 'New campaign' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New campaign' });
+    await dialog.getByLabel('Name').fill('Spring sale');
+    await dialog.getByLabel('Slug').fill(`spring-${user.user.id}`);
+    await dialog.getByLabel('Public').check();
+    await dialog.getByRole('button', { name: 'Create campaign' }).click();
+    await page
+      .getByRole('cell', { name: `http://linkqr.test/r/spring-${user.user.id}`, exact: true })
+      .waitFor();
+
+    await page.goto('/app/r/channels');
+    await page.getByRole('button', { name: 'New channel' }).click();
+    const create = page.getByRole('dialog', { name: 'New channel' });
+    await create.getByLabel('Name').fill('Menus');
+    await create.getByRole('button', { name: 'Create channel' }).click();
+    await page.getByRole('cell', { name: 'Menus', exact: true }).waitFor();
+    const channels = await client(app.url, user.apiKey).get<{
+      data: { channels: Array<{ id: number }> };
+    }>('/api/channels');
+    const channelId = channels.body.data.channels[0]?.id;
+    const assigned = await client(app.url, user.apiKey).post(
+      `/api/channel/${channelId}/assign/links/${link.id}`,
+    );
+    expect(assigned.status, assigned.text).to.equal(200);
+    await page.getByRole('button', { name: 'Items' }).click();
+    await page
+      .getByRole('dialog', { name: 'Menus: items' })
+      .getByRole('cell', { name: 'Channel member', exact: true })
+      .waitFor();
     await context.close();
   });
 
