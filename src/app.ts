@@ -24,16 +24,15 @@ export function createApp(deps: AppDeps): Express {
 
   const api = express.Router();
   api.use(resolveAuth);
-  api.use(
-    createRateLimiter({
-      redis: deps.redis,
-      prefix: deps.keys.rateLimit(),
-      windowMs: config.rateLimitWindowMs,
-      planLimits: config.planRateLimits,
-      defaultLimit: config.defaultRateLimit,
-      anonymousLimit: config.anonymousRateLimit,
-    }),
-  );
+  const rateLimit = createRateLimiter({
+    redis: deps.redis,
+    prefix: deps.keys.rateLimit(),
+    windowMs: config.rateLimitWindowMs,
+    planLimits: config.planRateLimits,
+    defaultLimit: config.defaultRateLimit,
+    anonymousLimit: config.anonymousRateLimit,
+  });
+  api.use(rateLimit);
   api.use(requireAuth);
   api.use(requireJsonBody);
   api.use(express.json({ limit: config.bodyLimit, strict: true }));
@@ -41,7 +40,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(routes);
   api.use(routeNotFound);
   app.use('/api', api);
-  app.use('/app', dashboardRouter(deps, routes));
+  app.use('/app', dashboardRouter(deps, { routes, rateLimit }));
 
   app.use(publicRoutes(deps));
   app.use(routeNotFound);

@@ -1,11 +1,10 @@
 import path from 'node:path';
 import { existsSync } from 'node:fs';
-import express, { Router } from 'express';
+import express, { Router, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import type { AppDeps } from '../deps';
 import { errorHandler, routeNotFound } from '../shared/errors/error-handler';
 import { requireJsonBody } from '../shared/http/content-type';
-import { createRateLimiter } from '../shared/http/rate-limit';
 import { requireCsrf } from './csrf';
 import { dashboardApi, logoUpload, seriesFallback } from './dashboard-api';
 import { dashboardPages } from './dashboard.routes';
@@ -27,7 +26,14 @@ export function assetsDir(from = __dirname): string {
  * /api behind the session (instead of an API key), CSRF and the same per-user rate limit, so a
  * session can do exactly what the user's key can and every error is the API's own.
  */
-export function dashboardRouter(deps: AppDeps, apiRoutes: Router): Router {
+export interface ApiParts {
+  /** The routers of /api, mounted here too. */
+  routes: Router;
+  /** The API's per-user limiter: a session and its user's key share one count. */
+  rateLimit: RequestHandler;
+}
+
+export function dashboardRouter(deps: AppDeps, parts: ApiParts): Router {
   const { config } = deps;
   const router = Router();
   // Everything is served from here, so nothing else is allowed; over plain http (a LAN address,
@@ -54,26 +60,17 @@ export function dashboardRouter(deps: AppDeps, apiRoutes: Router): Router {
   const api = Router();
   api.use(requireSessionUser);
   api.use(requireCsrf);
-  api.use(
-    createRateLimiter({
-      redis: deps.redis,
-      prefix: deps.keys.rateLimit(),
-      windowMs: config.rateLimitWindowMs,
-      planLimits: config.planRateLimits,
-      defaultLimit: config.defaultRateLimit,
-      anonymousLimit: config.anonymousRateLimit,
-    }),
-  );
+  api.use(parts.rateLimit);
   api.use(logoUpload(deps));
   api.use(requireJsonBody);
   api.use(express.json({ limit: config.bodyLimit, strict: true }));
   api.use(dashboardApi(deps));
-  api.use(apiRoutes);
+  api.use(parts.routes);
   api.use(seriesFallback());
   api.use(routeNotFound);
   api.use(errorHandler(deps.logger));
   router.use('/api', api);
 
-  router.use(dashboardPages(deps, routeTable(apiRoutes)));
+  router.use(dashboardPages(deps, routeTable(parts.routes)));
   return router;
 }
