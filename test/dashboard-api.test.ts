@@ -241,9 +241,10 @@ describe('dashboard API (/app/api)', () => {
       expect(again.text).not.to.include(newKey as string);
     });
 
-    it('changes the password only with the current one', async () => {
+    it('changes the password only with the current one, ending the other sessions', async () => {
       const owner = await createDashboardUser();
       const session = await signedIn(app.url, owner);
+      const elsewhere = await signedIn(app.url, owner);
       const refused = await session.form('/app/account/password', {
         current: 'not it',
         password: 'a brand new password',
@@ -261,6 +262,8 @@ describe('dashboard API (/app/api)', () => {
         password: 'a brand new password',
       });
       expect(ok.status).to.equal(303);
+      expect((await session.api('GET', '/account')).status).to.equal(200);
+      expect((await elsewhere.api('GET', '/account')).status).to.equal(401);
       const fresh = await signedIn(app.url, owner).catch((err: Error) => err);
       expect(fresh).to.be.instanceOf(Error);
       const again = new DashboardClient(app.url);

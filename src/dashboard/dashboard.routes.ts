@@ -13,7 +13,7 @@ import { notFound } from '../shared/errors/app-error';
 import { toAppError } from '../shared/errors/error-handler';
 import { formatDateTime, formatOptionalDateTime } from '../shared/format/dates';
 import { verifyPassword } from '../shared/secrets';
-import { rotateApiKey } from '../users/users.service';
+import { findUserById, rotateApiKey } from '../users/users.service';
 import { csrfToken, requireCsrf } from './csrf';
 import { formFields, type FieldHint } from './form-fields';
 import { accountPage, type AccountView } from './pages/account.page';
@@ -21,6 +21,7 @@ import { errorPage } from './pages/error.page';
 import { signInPage } from './pages/sign-in.page';
 import { viewPage } from './pages/view.page';
 import { resourceViews } from './resources';
+import { passwordStamp } from './session';
 import { requireSignedIn, signIn, signOut } from './sign-in.routes';
 import { sessionUser } from './session-user';
 
@@ -169,6 +170,11 @@ export function dashboardPages(deps: AppDeps, apiRouteTable: ReadonlySet<string>
       const appError = toAppError(err);
       if (appError.status >= 500) throw err;
       return page(res, appError.status, account(req, { errors: { [field]: appError.message } }));
+    }
+    if (field === 'password') {
+      // This session goes on; the user's other sessions end with the old password.
+      const updated = await findUserById(u.id);
+      req.session.passwordStamp = passwordStamp(updated?.passwordHash);
     }
     res.redirect(303, `/app/account?done=${field}`);
   };

@@ -2,18 +2,20 @@ import type { Request, RequestHandler } from 'express';
 import { unauthorized } from '../shared/errors/app-error';
 import type { UserRecord } from '../users/user.model';
 import { findUserById } from '../users/users.service';
+import { passwordStamp } from './session';
 import { isUsable } from './sign-in';
 
 /**
- * Loads the signed-in user afresh on every request (a changed plan, an ended plan or a deleted
- * account applies at once) and hands it to the API's handlers exactly as a valid API key would.
+ * Loads the signed-in user afresh on every request (a changed plan, an ended plan, a deleted
+ * account or a changed password applies at once) and hands it to the API's handlers exactly as a valid API key would.
  */
 export const loadSessionUser: RequestHandler = async (req, _res, next) => {
   const userId = req.session?.userId;
   if (userId === undefined) return next();
   const user = await findUserById(userId);
-  if (!user || !isUsable(user)) {
+  if (!user || !isUsable(user) || req.session.passwordStamp !== passwordStamp(user.passwordHash)) {
     delete req.session.userId;
+    delete req.session.passwordStamp;
     return next();
   }
   req.auth = { user };

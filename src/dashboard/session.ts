@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import RedisStore from 'connect-redis';
 import type { RequestHandler } from 'express';
 import session from 'express-session';
@@ -8,10 +8,23 @@ declare module 'express-session' {
   interface SessionData {
     /** The signed-in user; absent on an anonymous session (which only holds a CSRF token). */
     userId?: number;
+    /** Fingerprint of the password the session was opened with (see `passwordStamp`). */
+    passwordStamp?: string;
   }
 }
 
 export const SESSION_COOKIE = 'linkqr.sid';
+
+/**
+ * A short digest of the stored password hash: when the password changes, every session opened
+ * with the old one stops matching and ends (the hash itself never goes into the session).
+ */
+export function passwordStamp(passwordHash: string | null | undefined): string {
+  return createHash('sha256')
+    .update(passwordHash ?? '')
+    .digest('base64url')
+    .slice(0, 16);
+}
 
 /**
  * Server-side sessions in Redis under the dashboard's own key prefix. The cookie is HttpOnly,

@@ -3,7 +3,7 @@ import type { AppDeps } from '../deps';
 import { unauthorized } from '../shared/errors/app-error';
 import { csrfToken } from './csrf';
 import { signInPage } from './pages/sign-in.page';
-import { SESSION_COOKIE } from './session';
+import { passwordStamp, SESSION_COOKIE } from './session';
 import { sessionUser } from './session-user';
 import { isUsable, signInThrottle, verifyCredentials } from './sign-in';
 
@@ -47,6 +47,7 @@ export function signIn(deps: AppDeps): RequestHandler[] {
     // A new session id at sign-in: a session id planted before cannot be ridden (fixation).
     await regenerate(req);
     req.session.userId = user.id;
+    req.session.passwordStamp = passwordStamp(user.passwordHash);
     csrfToken(req);
     await save(req);
     res.redirect(303, next);
