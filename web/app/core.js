@@ -142,9 +142,18 @@ export function openDialog(title, content) {
   return dialog;
 }
 
+/** The page's heading, renamed once the record is known. */
+export function setTitle(text) {
+  const heading = document.getElementById('page-title');
+  if (heading) heading.textContent = text;
+}
+
+/** The message of anything caught. */
+export const messageOf = (error) => (error instanceof Error ? error.message : String(error));
+
 /** Renders a caught error next to nothing in particular. */
 export function errorBox(error) {
-  return notice(error instanceof Error ? error.message : String(error), 'error');
+  return notice(messageOf(error), 'error');
 }
 
 export function table(columns, rows, rowCells) {

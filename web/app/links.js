@@ -1,5 +1,5 @@
 // Links: the searchable list, the create form and a link's own page (stats, edit, delete).
-import { api, copyText, errorBox, h, notice, pager, table, withId } from './core.js';
+import { api, copyText, errorBox, h, notice, pager, setTitle, table, withId } from './core.js';
 import { resourceForm } from './forms.js';
 import { statsPanel } from './stats.js';
 
@@ -154,7 +154,7 @@ export async function linkView(root, data) {
     return;
   }
   const link = body.details;
-  document.getElementById('page-title').textContent = link.title || link.shorturl;
+  setTitle(link.title || link.shorturl);
   const saved = h('div', {});
   root.replaceChildren(
     h(

@@ -1,5 +1,5 @@
 // QR codes: the gallery with render status, the create/edit form with a live preview, downloads.
-import { api, errorBox, h, nextId, notice, pager } from './core.js';
+import { api, errorBox, h, messageOf, nextId, notice, pager, setTitle } from './core.js';
 import { showError } from './forms.js';
 import { statsPanel } from './stats.js';
 
@@ -189,7 +189,7 @@ function qrForm(config, record, onDone) {
         image.setAttribute('aria-label', 'Preview of the QR code');
         preview.replaceChildren(image);
       } catch (error) {
-        preview.replaceChildren(notice(`No preview: ${error.message}`, 'muted'));
+        preview.replaceChildren(notice(`No preview: ${messageOf(error)}`, 'muted'));
       }
     }, 300);
   }
@@ -208,7 +208,7 @@ function qrForm(config, record, onDone) {
       status.replaceChildren(notice(`Logo uploaded as ${body.logo}.`));
       schedule();
     } catch (error) {
-      status.replaceChildren(notice(error.message, 'error'));
+      status.replaceChildren(notice(messageOf(error), 'error'));
     }
   });
 
@@ -357,7 +357,7 @@ export async function qrView(root, config) {
     return;
   }
   const qr = body.details;
-  if (qr.name) document.getElementById('page-title').textContent = qr.name;
+  if (qr.name) setTitle(qr.name);
   const path = new URL(qr.link).pathname;
   const img = h('img', {
     alt: `QR code ${qr.name || qr.id}`,
