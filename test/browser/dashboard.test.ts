@@ -6,6 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { linkCreateSchema } from '../../src/links/links.schemas';
+import { QrCode } from '../../src/qr-codes/qr-code.model';
 import type { QrRenderWorker } from '../../workers/qr-render/qr-render.worker';
 import { startTestApp, type TestApp } from '../support/app-harness';
 import { horizontalOverflow, launchChromium, screenshot } from '../support/browser';
@@ -234,6 +235,37 @@ describe('dashboard in a browser', function () {
     await page.getByRole('img', { name: 'QR code Table card' }).waitFor();
     await page.locator('.badge.ready').waitFor();
     await screenshot(page, 'qr-gallery');
+    await context.close();
+  });
+
+  it('edits a link and a QR code from their pages', async () => {
+    const user = await createDashboardUser();
+    const link = await createLink(app, user.apiKey, { url: 'https://example.com/old' });
+    const qr = await client(app.url, user.apiKey).post<{ id: number }>('/api/qr/add', {
+      type: 'text',
+      data: 'before',
+    });
+    const { context, page } = await newPage();
+    await signIn(page, user);
+
+    await page.goto(`/app/links/${link.id}`);
+    await page.getByLabel('Destination URL').fill('https://example.com/new');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Saved.').waitFor();
+    const details = await client(app.url, user.apiKey).get<{ details: { longurl: string } }>(
+      `/api/url/${link.id}`,
+    );
+    expect(details.body.details.longurl).to.equal('https://example.com/new');
+
+    await page.goto(`/app/qr/${qr.body.id}`);
+    await page.getByTestId('qr-image').waitFor({ state: 'visible', timeout: 30_000 });
+    await page.getByLabel('Text', { exact: true }).fill('after');
+    await page.getByLabel('Foreground colour').fill('#0a1478');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Saved: the image is being rendered again.').waitFor();
+    await page.getByTestId('qr-image').waitFor({ state: 'visible', timeout: 30_000 });
+    const stored = await QrCode.findOne({ id: qr.body.id }).lean();
+    expect(stored).to.deep.include({ data: 'after', foreground: 'rgb(10,20,120)' });
     await context.close();
   });
 
