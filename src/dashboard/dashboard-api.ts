@@ -49,6 +49,7 @@ const linkSearchSchema = Joi.object<LinkSearch>({
 
 interface SeriesQuery {
   interval: SeriesInterval;
+  tz?: string;
   from?: Date;
   to?: Date;
 }
@@ -59,6 +60,8 @@ const seriesQuerySchema = Joi.object<SeriesQuery>({
     .default('day'),
   from: Joi.date().iso(),
   to: Joi.date().iso(),
+  // Accepted for the client's sake; this stand-in counts in UTC and says so in its answer.
+  tz: Joi.string().max(64),
 });
 
 interface PreviewBody {

@@ -27,6 +27,16 @@ import { sessionUser } from './session-user';
 
 const linkHints: Record<string, FieldHint> = {
   url: { label: 'Destination URL', kind: 'url' },
+  type: {
+    kind: 'select',
+    label: 'What visitors get',
+    options: [
+      { value: 'direct', label: 'Direct redirect' },
+      { value: 'frame', label: 'The page in a frame (pixels fire)' },
+      { value: 'splash', label: 'A splash page first' },
+      { value: 'overlay', label: 'The page with a CTA overlay' },
+    ],
+  },
   custom: {
     label: 'Alias',
     help: '3-64 letters, digits, hyphens or underscores; random when empty.',

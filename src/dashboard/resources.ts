@@ -24,8 +24,8 @@ export interface ResourceView {
   create?: { path: string; fields: FormField[] };
   update?: { path: string; fields: FormField[] };
   remove?: { path: string };
-  /** A link to each record's own page of members (channels' items). */
-  members?: { path: string; key: string; columns: Column[] };
+  /** Each record's own list (a channel's items, an overlay's contact responses). */
+  members?: { label: string; path: string; key: string; columns: Column[] };
 }
 
 interface ResourceDefinition {
@@ -79,6 +79,7 @@ const definitions: ResourceDefinition[] = [
     remove: '/channel/:id/delete',
     hints: { color: { kind: 'color', label: 'Colour' }, description: { kind: 'textarea' } },
     members: {
+      label: 'Items',
       path: '/channel/:id',
       key: 'items',
       columns: [
@@ -151,6 +152,17 @@ const definitions: ResourceDefinition[] = [
     ],
     create: { path: '/overlay/add', schema: overlayCreateSchema },
     remove: '/overlay/:id/delete',
+    members: {
+      label: 'Responses',
+      path: '/overlay/:id/responses',
+      key: 'responses',
+      columns: [
+        { name: 'name', label: 'Name' },
+        { name: 'email', label: 'Email' },
+        { name: 'message', label: 'Message' },
+        { name: 'date', label: 'Received' },
+      ],
+    },
   },
 ];
 

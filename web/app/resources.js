@@ -28,14 +28,14 @@ async function showMembers(resource, item) {
   const body = await api('GET', `${withId(resource.members.path, item.id)}?limit=100`);
   const rows = body.data[resource.members.key] || [];
   openDialog(
-    `${item.name || item.id}: items`,
+    `${item.name || item.id}: ${resource.members.label.toLowerCase()}`,
     rows.length
       ? table(
           resource.members.columns.map((c) => c.label),
           rows,
           (row) => resource.members.columns.map((c) => cell(c, row)),
         )
-      : h('p', {}, 'This channel is empty.'),
+      : h('p', {}, 'Nothing here yet.'),
   );
 }
 
@@ -114,7 +114,7 @@ export function resourceView(root, { resource, dns }) {
                         message.replaceChildren(errorBox(e)),
                       ),
                   },
-                  'Items',
+                  resource.members.label,
                 )
               : null,
             resource.update

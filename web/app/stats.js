@@ -135,11 +135,15 @@ export function statsPanel(base, statistics, noun = 'Clicks') {
     try {
       const query = new URLSearchParams({
         interval,
+        // The series' buckets follow the viewer's days where the API supports zones.
+        tz: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
         from: from.toISOString(),
         to: to.toISOString(),
       });
       const body = await api('GET', `${base}/stats?${query}`);
-      holder.replaceChildren(barChart(body.data.series, range.caption, noun));
+      holder.replaceChildren(
+        barChart(body.data.series, `${range.caption} (${body.data.tz})`, noun),
+      );
     } catch (error) {
       holder.replaceChildren(errorBox(error));
     }
