@@ -12,6 +12,9 @@ document.addEventListener('submit', (event) => {
   }
 });
 
+/** @typedef {(root: HTMLElement, data: never) => unknown} View */
+
+/** @type {Record<string, () => Promise<View>>} */
 const views = {
   links: () => import('./links.js').then((m) => m.linksView),
   'link-new': () => import('./links.js').then((m) => m.linkNewView),
@@ -28,8 +31,8 @@ const dataNode = document.getElementById('page-data');
 if (name && root && views[name]) {
   const data = dataNode ? JSON.parse(dataNode.textContent || 'null') : null;
   views[name]()
-    .then((view) => view(root, data))
-    .catch((error) => {
-      root.textContent = `This page could not start: ${error.message}`;
+    .then((view) => view(root, /** @type {never} */ (data)))
+    .catch((/** @type {unknown} */ error) => {
+      root.textContent = `This page could not start: ${String(error)}`;
     });
 }

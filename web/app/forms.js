@@ -1,11 +1,21 @@
 // Forms rendered from the field lists the server derives from the API's own validators.
 import { api, fieldOf, h, nextId, notice } from './core.js';
+/** @typedef {import('./types').FormField} FormField */
+/** @typedef {import('./types').OptionsSource} OptionsSource */
+/** @typedef {import('./types').ListAnswer<import('./types').Item>} ItemList */
+/** @typedef {import('./types').Answer} Answer */
+/** @typedef {HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement} Input */
+/** @typedef {{ field: { name: string }, input: Input, error: HTMLElement }} ErrorRow */
 
+/** @param {number} n */
 function pad(n) {
   return String(n).padStart(2, '0');
 }
 
-/** `YYYY-MM-DD HH:MM:SS` (UTC, as the API writes dates) to a datetime-local value. */
+/**
+ * `YYYY-MM-DD HH:MM:SS` (UTC, as the API writes dates) to a datetime-local value.
+ * @param {unknown} value
+ */
 function toLocalInput(value) {
   if (!value) return '';
   const date = new Date(String(value).replace(' ', 'T') + (String(value).endsWith('Z') ? '' : 'Z'));
@@ -13,9 +23,14 @@ function toLocalInput(value) {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
+/**
+ * @param {HTMLSelectElement} select
+ * @param {OptionsSource} source
+ * @param {unknown} current
+ */
 async function loadOptions(select, source, current) {
   try {
-    const body = await api('GET', `${source.path}?limit=100`);
+    const body = /** @type {ItemList} */ (await api('GET', `${source.path}?limit=100`));
     const items = (body.data && body.data[source.key]) || [];
     for (const item of items) {
       const value = String(item[source.value]);
@@ -29,7 +44,15 @@ async function loadOptions(select, source, current) {
   }
 }
 
+/**
+ * @param {FormField} field
+ * @param {string} id
+ * @param {unknown} value
+ * @param {string} describedBy
+ * @returns {Input}
+ */
 function inputFor(field, id, value, describedBy) {
+  const text = value === undefined || value === null ? '' : String(value);
   const common = {
     id,
     name: field.name,
@@ -38,7 +61,7 @@ function inputFor(field, id, value, describedBy) {
   };
   switch (field.kind) {
     case 'textarea':
-      return h('textarea', { ...common, rows: 3 }, value ?? '');
+      return h('textarea', { ...common, rows: 3 }, text);
     case 'json':
       return h(
         'textarea',
@@ -48,11 +71,11 @@ function inputFor(field, id, value, describedBy) {
     case 'checkbox':
       return h('input', { ...common, type: 'checkbox', checked: Boolean(value), required: false });
     case 'number':
-      return h('input', { ...common, type: 'number', value: value ?? '' });
+      return h('input', { ...common, type: 'number', value: text });
     case 'datetime':
       return h('input', { ...common, type: 'datetime-local', value: toLocalInput(value) });
     case 'color':
-      return h('input', { ...common, type: 'color', value: value || '#1a73e8' });
+      return h('input', { ...common, type: 'color', value: text || '#1a73e8' });
     case 'select':
     case 'multiselect': {
       const multiple = field.kind === 'multiselect';
@@ -61,11 +84,7 @@ function inputFor(field, id, value, describedBy) {
         select.append(h('option', { value: '' }, field.required ? 'Choose…' : '— none —'));
       for (const option of field.options || []) {
         select.append(
-          h(
-            'option',
-            { value: option.value, selected: String(value ?? '') === option.value },
-            option.label,
-          ),
+          h('option', { value: option.value, selected: text === option.value }, option.label),
         );
       }
       if (field.optionsFrom) loadOptions(select, field.optionsFrom, value);
@@ -75,20 +94,27 @@ function inputFor(field, id, value, describedBy) {
       return h('input', {
         ...common,
         type: field.kind === 'url' ? 'url' : field.kind === 'password' ? 'password' : 'text',
-        value: field.kind === 'password' ? '' : (value ?? ''),
+        value: field.kind === 'password' ? '' : text,
         autocomplete: field.kind === 'password' ? 'new-password' : 'off',
       });
   }
 }
 
+/**
+ * @param {FormField} field
+ * @param {Input} input
+ * @returns {unknown}
+ */
 function readInput(field, input) {
   switch (field.kind) {
     case 'checkbox':
-      return input.checked;
+      return /** @type {HTMLInputElement} */ (input).checked;
     case 'number':
       return input.value === '' ? undefined : Number(input.value);
     case 'multiselect': {
-      const values = [...input.selectedOptions].map((o) => o.value);
+      const values = [.../** @type {HTMLSelectElement} */ (input).selectedOptions].map(
+        (o) => o.value,
+      );
       return values.map((v) => (/^\d+$/.test(v) ? Number(v) : v));
     }
     case 'datetime':
@@ -112,6 +138,14 @@ function readInput(field, input) {
  * A form of `fields` that sends what changed to `path` and shows the API's error next to the
  * field it names. On create every filled field is sent; on edit only the changed ones, and an
  * emptied field the API can clear is sent as null.
+ * @param {{
+ *   fields: FormField[],
+ *   values?: Record<string, unknown>,
+ *   method: 'POST' | 'PUT',
+ *   path: string,
+ *   submitLabel: string,
+ *   onDone: (answer: Answer) => unknown,
+ * }} options
  */
 export function resourceForm({ fields, values = {}, method, path, submitLabel, onDone }) {
   const editing = method !== 'POST';
@@ -149,6 +183,7 @@ export function resourceForm({ fields, values = {}, method, path, submitLabel, o
     h('button', { type: 'submit' }, submitLabel),
   );
 
+  /** @type {Map<string, string | undefined>} */
   const initial = new Map();
   for (const row of rows) {
     try {
@@ -165,6 +200,7 @@ export function resourceForm({ fields, values = {}, method, path, submitLabel, o
       row.error.hidden = true;
       row.input.removeAttribute('aria-invalid');
     }
+    /** @type {Record<string, unknown>} */
     const body = {};
     try {
       for (const { field, input } of rows) {
@@ -180,18 +216,26 @@ export function resourceForm({ fields, values = {}, method, path, submitLabel, o
         if (value !== undefined) body[field.name] = value;
       }
       const answer = await api(method, path, body);
-      await onDone(answer, body);
+      await onDone(answer);
     } catch (error) {
-      showError(form, rows, status, error);
+      showError(rows, status, error);
     }
   });
   return form;
 }
 
-/** Puts an error next to its field (focused), or at the top of the form. */
-export function showError(form, rows, status, error) {
+/**
+ * Puts an error next to its field (focused), or at the top of the form.
+ * @param {ErrorRow[]} rows
+ * @param {HTMLElement} status
+ * @param {unknown} caught
+ */
+export function showError(rows, status, caught) {
+  const error = /** @type {{ message: string, field?: string }} */ (
+    caught instanceof Error ? caught : { message: String(caught) }
+  );
   const names = rows.map((r) => r.field.name);
-  const name = error.field && names.includes(error.field) ? error.field : fieldOf(error, names);
+  const name = fieldOf(error, names);
   const row = rows.find((r) => r.field.name === name);
   if (row) {
     row.error.textContent = error.message;

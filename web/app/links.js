@@ -2,9 +2,19 @@
 import { api, copyText, errorBox, h, notice, pager, setTitle, table, withId } from './core.js';
 import { resourceForm } from './forms.js';
 import { statsPanel } from './stats.js';
+/** @typedef {import('./types').LinkItem} LinkItem */
+/** @typedef {import('./types').LinkDetails} LinkDetails */
+/** @typedef {import('./types').LinkForms} LinkForms */
+/** @typedef {import('./types').ListAnswer<LinkItem>} LinkList */
+/** @typedef {import('./types').DetailsAnswer<LinkDetails>} LinkAnswer */
 
-/** A QR code pointing at the short URL (so its scans count as the link's clicks too). */
-async function makeQr(link, button) {
+/**
+ * A QR code pointing at the short URL (so its scans count as the link's clicks too).
+ * @param {LinkItem} link
+ * @param {Event} event
+ */
+async function makeQr(link, event) {
+  const button = /** @type {HTMLButtonElement} */ (event.currentTarget);
   button.disabled = true;
   try {
     const body = await api('POST', '/qr/add', {
@@ -19,6 +29,10 @@ async function makeQr(link, button) {
   }
 }
 
+/**
+ * @param {LinkItem} link
+ * @param {() => void} after
+ */
 async function remove(link, after) {
   if (!confirm(`Delete ${link.shorturl}? Its statistics go too, and the alias is never reused.`))
     return;
@@ -26,6 +40,7 @@ async function remove(link, after) {
   after();
 }
 
+/** @param {HTMLElement} root */
 export function linksView(root) {
   const params = new URLSearchParams(location.search);
   const state = {
@@ -73,7 +88,7 @@ export function linksView(root) {
     if (state.q) query.set('q', state.q);
     history.replaceState(null, '', `?${query}`);
     try {
-      const body = await api('GET', `/dashboard/links?${query}`);
+      const body = /** @type {LinkList} */ (await api('GET', `/dashboard/links?${query}`));
       const { urls } = body.data;
       if (!urls.length) {
         results.replaceChildren(
@@ -94,7 +109,7 @@ export function linksView(root) {
               'button',
               {
                 type: 'button',
-                onclick: (e) => copyText(link.shorturl, e.currentTarget),
+                onclick: (/** @type {Event} */ e) => copyText(link.shorturl, e.currentTarget),
                 'aria-label': `Copy ${link.shorturl}`,
               },
               'Copy',
@@ -103,7 +118,7 @@ export function linksView(root) {
               'button',
               {
                 type: 'button',
-                onclick: (e) => makeQr(link, e.currentTarget),
+                onclick: (/** @type {Event} */ e) => makeQr(link, e),
                 'aria-label': `Make a QR code for ${link.shorturl}`,
               },
               'QR code',
@@ -133,6 +148,10 @@ export function linksView(root) {
   load();
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {LinkForms} data
+ */
 export function linkNewView(root, data) {
   root.replaceChildren(
     resourceForm({
@@ -145,10 +164,15 @@ export function linkNewView(root, data) {
   );
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {LinkForms & { id: number }} data
+ */
 export async function linkView(root, data) {
+  /** @type {LinkAnswer} */
   let body;
   try {
-    body = await api('GET', `/url/${data.id}`);
+    body = /** @type {LinkAnswer} */ (await api('GET', `/url/${data.id}`));
   } catch (error) {
     root.replaceChildren(errorBox(error));
     return;
@@ -168,7 +192,10 @@ export async function linkView(root, data) {
         ' ',
         h(
           'button',
-          { type: 'button', onclick: (e) => copyText(link.shorturl, e.currentTarget) },
+          {
+            type: 'button',
+            onclick: (/** @type {Event} */ e) => copyText(link.shorturl, e.currentTarget),
+          },
           'Copy',
         ),
       ),
@@ -186,7 +213,7 @@ export async function linkView(root, data) {
       { class: 'actions' },
       h(
         'button',
-        { type: 'button', onclick: (e) => makeQr(link, e.currentTarget) },
+        { type: 'button', onclick: (/** @type {Event} */ e) => makeQr(link, e) },
         'Make a QR code',
       ),
       h(
@@ -214,10 +241,7 @@ export async function linkView(root, data) {
         method: 'PUT',
         path: withId(data.update.path, link.id),
         submitLabel: 'Save changes',
-        onDone: () => {
-          saved.replaceChildren(notice('Saved.'));
-          saved.firstChild.focus?.();
-        },
+        onDone: () => saved.replaceChildren(notice('Saved.')),
       }),
     ),
   );

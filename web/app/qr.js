@@ -2,7 +2,17 @@
 import { api, errorBox, h, messageOf, nextId, notice, pager, setTitle } from './core.js';
 import { showError } from './forms.js';
 import { statsPanel } from './stats.js';
+/** @typedef {import('./types').FormRow} FormRow */
+/** @typedef {import('./types').QrConfig} QrConfig */
+/** @typedef {import('./types').QrRecord} QrRecord */
+/** @typedef {import('./types').QrItem} QrItem */
+/** @typedef {import('./types').QrDetails} QrDetails */
+/** @typedef {import('./types').Answer} Answer */
+/** @typedef {import('./types').DetailsAnswer<QrDetails>} QrAnswer */
+/** @typedef {import('./types').ListAnswer<QrItem>} QrList */
 
+/** The inputs of each type's `data`: [name, label, input type]. */
+/** @type {Record<string, Array<[string, string, string]>>} */
 const DATA_FIELDS = {
   text: [['data', 'Text', 'textarea']],
   link: [['data', 'Destination URL', 'url']],
@@ -34,6 +44,7 @@ const DATA_FIELDS = {
   ],
 };
 
+/** @param {string | undefined} rgb */
 const toHex = (rgb) => {
   const m = /rgb\((\d+),\s*(\d+),\s*(\d+)\)/.exec(rgb || '');
   return m
@@ -43,8 +54,10 @@ const toHex = (rgb) => {
         .join('')}`
     : undefined;
 };
+/** @param {string} hex */
 const toRgb = (hex) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(',')})`;
 
+/** @param {string} hex */
 function luminance(hex) {
   const [r, g, b] = [1, 3, 5].map((i) => {
     const c = parseInt(hex.slice(i, i + 2), 16) / 255;
@@ -53,20 +66,31 @@ function luminance(hex) {
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 
+/**
+ * One labelled input with its error line.
+ * @param {string} name
+ * @param {string} label
+ * @param {string} kind
+ * @param {unknown} value
+ * @param {string[]} [options]
+ * @returns {FormRow}
+ */
 function field(name, label, kind, value, options) {
   const id = nextId(`q-${name.replace('.', '-')}`);
   const error = h('p', { class: 'error', id: `${id}-error`, hidden: true });
+  const text = value === undefined || value === null ? '' : String(value);
+  /** @type {FormRow['input']} */
   let input;
-  if (kind === 'textarea') input = h('textarea', { id, name, rows: 3 }, value ?? '');
+  if (kind === 'textarea') input = h('textarea', { id, name, rows: 3 }, text);
   else if (kind === 'checkbox')
     input = h('input', { id, name, type: 'checkbox', checked: Boolean(value) });
   else if (kind === 'select' || kind === 'encryption') {
     input = h(
       'select',
       { id, name },
-      (options || []).map((o) => h('option', { value: o, selected: o === value }, o)),
+      (options || []).map((o) => h('option', { value: o, selected: o === text }, o)),
     );
-  } else input = h('input', { id, name, type: kind, value: value ?? '' });
+  } else input = h('input', { id, name, type: kind, value: text });
   input.setAttribute('aria-describedby', `${id}-error`);
   const labelEl = h('label', { for: id }, label);
   const wrapper =
@@ -76,7 +100,12 @@ function field(name, label, kind, value, options) {
   return { field: { name }, input, error, wrapper };
 }
 
-/** The create/edit form: type-specific data, colours with the contrast rule, logo, size, format. */
+/**
+ * The create/edit form: type-specific data, colours with the contrast rule, logo, size, format.
+ * @param {QrConfig} config
+ * @param {QrRecord} record
+ * @param {(answer: Answer) => void} onDone
+ */
 function qrForm(config, record, onDone) {
   const editing = Boolean(record.id);
   const status = h('div', { class: 'form-status' });
@@ -87,6 +116,7 @@ function qrForm(config, record, onDone) {
   );
   const contrast = h('p', { class: 'help', id: 'contrast-help' });
   const dataBox = h('fieldset', {}, h('legend', {}, 'Content'));
+  /** @type {FormRow[]} */
   let dataRows = [];
 
   const type = field('type', 'Type', 'select', record.type || 'link', config.types);
@@ -125,9 +155,17 @@ function qrForm(config, record, onDone) {
   );
   const rows = () => [type, name, ...dataRows, fg, bg, logoUrl, size, format];
 
+  /**
+   * @param {string} kind
+   * @param {unknown} data
+   */
   function renderData(kind, data) {
-    const values = typeof data === 'object' && data !== null ? data : { '': data };
-    dataRows = DATA_FIELDS[kind].map(([n, label, inputKind]) => {
+    /** @type {Record<string, unknown>} */
+    const values =
+      typeof data === 'object' && data !== null
+        ? /** @type {Record<string, unknown>} */ (data)
+        : { '': data };
+    dataRows = (DATA_FIELDS[kind] || []).map(([n, label, inputKind]) => {
       const key = n === 'data' ? '' : n.slice(5);
       const value = kind === 'wifi' && key === 'encryption' ? values[key] || 'WPA' : values[key];
       return field(n, label, inputKind, value, config.encryptions);
@@ -140,18 +178,25 @@ function qrForm(config, record, onDone) {
     schedule();
   });
 
+  /** @returns {unknown} */
   function collectData() {
-    if (dataRows.length === 1 && dataRows[0].field.name === 'data')
-      return dataRows[0].input.value.trim();
+    const [only] = dataRows;
+    if (dataRows.length === 1 && only && only.field.name === 'data') return only.input.value.trim();
+    /** @type {Record<string, unknown>} */
     const data = {};
     for (const row of dataRows) {
       const key = row.field.name.slice(5);
-      const value = row.input.type === 'checkbox' ? row.input.checked : row.input.value.trim();
+      const { input } = row;
+      const value =
+        input instanceof HTMLInputElement && input.type === 'checkbox'
+          ? input.checked
+          : input.value.trim();
       if (value !== '' && value !== false) data[key] = value;
     }
     return data;
   }
   function collect() {
+    /** @type {Record<string, unknown>} */
     const body = {
       type: type.input.value,
       data: collectData(),
@@ -176,13 +221,15 @@ function qrForm(config, record, onDone) {
     contrast.className = ok ? 'help' : 'help error';
   }
 
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
   function schedule() {
     explainContrast();
     clearTimeout(timer);
     timer = setTimeout(async () => {
       try {
-        const body = await api('POST', '/dashboard/qr-preview', collect());
+        const answer = await api('POST', '/dashboard/qr-preview', collect());
+        const body = /** @type {Answer & { svg: string }} */ (answer);
         const doc = new DOMParser().parseFromString(body.svg, 'image/svg+xml');
         const image = document.importNode(doc.documentElement, true);
         image.setAttribute('role', 'img');
@@ -198,12 +245,8 @@ function qrForm(config, record, onDone) {
     const file = logoFile.files && logoFile.files[0];
     if (!file) return;
     try {
-      const body = await api(
-        'POST',
-        '/dashboard/logo',
-        file,
-        file.type || 'application/octet-stream',
-      );
+      const answer = await api('POST', '/dashboard/logo', file, file.type || 'image/png');
+      const body = /** @type {Answer & { logo: string }} */ (answer);
       logoUrl.input.value = body.logo;
       status.replaceChildren(notice(`Logo uploaded as ${body.logo}.`));
       schedule();
@@ -250,7 +293,7 @@ function qrForm(config, record, onDone) {
         : await api('POST', '/qr/add', collect());
       onDone(answer);
     } catch (error) {
-      showError(form, rows(), status, error);
+      showError(rows(), status, error);
     }
   });
   schedule();
@@ -262,6 +305,7 @@ function qrForm(config, record, onDone) {
   );
 }
 
+/** @param {QrDetails} details */
 function statusBadge(details) {
   if (details.status === 'failed')
     return h('span', { class: 'badge failed' }, `Failed: ${details.reason}`);
@@ -272,10 +316,15 @@ function statusBadge(details) {
   );
 }
 
-/** Polls a code until its image is rendered, then shows it. */
+/**
+ * Polls a code until its image is rendered, then shows it.
+ * @param {number} id
+ * @param {HTMLImageElement} img
+ * @param {HTMLElement} badge
+ */
 async function watch(id, img, badge) {
   for (let attempt = 0; attempt < 60; attempt += 1) {
-    const { details } = await api('GET', `/qr/${id}`);
+    const { details } = /** @type {QrAnswer} */ (await api('GET', `/qr/${id}`));
     badge.replaceChildren(statusBadge(details));
     if (details.status === 'ready') {
       img.src = `${new URL(details.link).pathname}.png?v=${Date.now()}`;
@@ -288,13 +337,14 @@ async function watch(id, img, badge) {
   return undefined;
 }
 
+/** @param {HTMLElement} root */
 export function qrGalleryView(root) {
   const grid = h('div', {});
   let page = 1;
   async function load() {
     try {
-      const body = await api('GET', `/qr?limit=24&page=${page}`);
-      const { qrs } = body.data;
+      const body = /** @type {QrList} */ (await api('GET', `/qr?limit=24&page=${page}`));
+      const qrs = body.data.qrs || [];
       if (!qrs.length) {
         grid.replaceChildren(notice('No QR codes yet: create your first one.'));
         return;
@@ -344,14 +394,23 @@ export function qrGalleryView(root) {
   load();
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {QrConfig} config
+ */
 export function qrNewView(root, config) {
   root.replaceChildren(qrForm(config, {}, (answer) => location.assign(`/app/qr/${answer.id}`)));
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {QrConfig & { id: number }} config
+ */
 export async function qrView(root, config) {
+  /** @type {QrAnswer} */
   let body;
   try {
-    body = await api('GET', `/qr/${config.id}`);
+    body = /** @type {QrAnswer} */ (await api('GET', `/qr/${config.id}`));
   } catch (error) {
     root.replaceChildren(errorBox(error));
     return;

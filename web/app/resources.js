@@ -1,7 +1,16 @@
 // Campaigns, channels, domains, pixels, splash pages and overlays: list, create, edit, delete.
 import { api, errorBox, h, notice, openDialog, pager, table, withId } from './core.js';
 import { resourceForm } from './forms.js';
+/** @typedef {import('./types').Column} Column */
+/** @typedef {import('./types').Item} Item */
+/** @typedef {import('./types').ResourceView} ResourceView */
+/** @typedef {import('./types').ResourcePage} ResourcePage */
+/** @typedef {import('./types').ListAnswer<Item>} ItemList */
 
+/**
+ * @param {Column} column
+ * @param {Item} item
+ */
 function cell(column, item) {
   const value = item[column.name];
   if (column.kind === 'bool') return value ? 'yes' : 'no';
@@ -12,8 +21,12 @@ function cell(column, item) {
   return h('span', { class: 'url' }, String(value));
 }
 
+/**
+ * @param {ResourcePage['dns']} dns
+ * @returns {Node}
+ */
 function dnsHelp(dns) {
-  if (!dns) return null;
+  if (!dns) return document.createDocumentFragment();
   const targets = [dns.host, ...dns.targets].join(' or ');
   return h(
     'div',
@@ -24,34 +37,47 @@ function dnsHelp(dns) {
   );
 }
 
-async function showMembers(resource, item) {
-  const body = await api('GET', `${withId(resource.members.path, item.id)}?limit=100`);
-  const rows = body.data[resource.members.key] || [];
+/**
+ * @param {NonNullable<ResourceView['members']>} members
+ * @param {Item} item
+ */
+async function showMembers(members, item) {
+  const path = `${withId(members.path, item.id)}?limit=100`;
+  const body = /** @type {ItemList} */ (await api('GET', path));
+  const rows = body.data[members.key] || [];
   openDialog(
-    `${item.name || item.id}: ${resource.members.label.toLowerCase()}`,
+    `${item.name || item.id}: ${members.label.toLowerCase()}`,
     rows.length
       ? table(
-          resource.members.columns.map((c) => c.label),
+          members.columns.map((c) => c.label),
           rows,
-          (row) => resource.members.columns.map((c) => cell(c, row)),
+          (row) => members.columns.map((c) => cell(c, row)),
         )
       : h('p', {}, 'Nothing here yet.'),
   );
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {ResourcePage} page
+ */
 export function resourceView(root, { resource, dns }) {
   const results = h('div', { 'aria-live': 'polite' });
   const message = h('div', {});
   let page = 1;
 
-  function edit(item) {
+  /**
+   * @param {import('./types').FormSpec} update
+   * @param {Item} item
+   */
+  function edit(update, item) {
     const dialog = openDialog(
       `Edit ${resource.singular}`,
       resourceForm({
-        fields: resource.update.fields,
+        fields: update.fields,
         values: item,
         method: 'PUT',
-        path: withId(resource.update.path, item.id),
+        path: withId(update.path, item.id),
         submitLabel: 'Save changes',
         onDone: () => {
           dialog.close();
@@ -61,13 +87,14 @@ export function resourceView(root, { resource, dns }) {
       }),
     );
   }
-  function create() {
+  /** @param {import('./types').FormSpec} spec */
+  function create(spec) {
     const dialog = openDialog(
       `New ${resource.singular}`,
       resourceForm({
-        fields: resource.create.fields,
+        fields: spec.fields,
         method: 'POST',
-        path: resource.create.path,
+        path: spec.path,
         submitLabel: `Create ${resource.singular}`,
         onDone: () => {
           dialog.close();
@@ -78,10 +105,14 @@ export function resourceView(root, { resource, dns }) {
       }),
     );
   }
-  async function remove(item) {
+  /**
+   * @param {{ path: string }} removal
+   * @param {Item} item
+   */
+  async function remove(removal, item) {
     if (!confirm(`Delete this ${resource.singular}?`)) return;
     try {
-      await api('DELETE', withId(resource.remove.path, item.id));
+      await api('DELETE', withId(removal.path, item.id));
       message.replaceChildren(notice(`The ${resource.singular} has been deleted.`));
       load();
     } catch (error) {
@@ -91,50 +122,53 @@ export function resourceView(root, { resource, dns }) {
 
   async function load() {
     try {
-      const body = await api('GET', `${resource.list.path}?limit=20&page=${page}`);
+      const path = `${resource.list.path}?limit=20&page=${page}`;
+      const body = /** @type {ItemList} */ (await api('GET', path));
       const items = body.data[resource.list.key] || [];
       if (!items.length) {
         results.replaceChildren(notice(`No ${resource.title.toLowerCase()} yet.`));
         return;
       }
-      const label = (item) => item.name || item.domain || `#${item.id}`;
+      /** @param {Item} item */
+      const label = (item) => String(item.name || item.domain || `#${item.id}`);
+      const { members, update, remove: removal } = resource;
       results.replaceChildren(
         table([...resource.columns.map((c) => c.label), 'Actions'], items, (item) => [
           ...resource.columns.map((c) => cell(c, item)),
           h(
             'div',
             { class: 'actions' },
-            resource.members
+            members
               ? h(
                   'button',
                   {
                     type: 'button',
                     onclick: () =>
-                      showMembers(resource, item).catch((e) =>
+                      showMembers(members, item).catch((/** @type {unknown} */ e) =>
                         message.replaceChildren(errorBox(e)),
                       ),
                   },
-                  resource.members.label,
+                  members.label,
                 )
               : null,
-            resource.update
+            update
               ? h(
                   'button',
                   {
                     type: 'button',
-                    onclick: () => edit(item),
+                    onclick: () => edit(update, item),
                     'aria-label': `Edit ${label(item)}`,
                   },
                   'Edit',
                 )
               : null,
-            resource.remove
+            removal
               ? h(
                   'button',
                   {
                     type: 'button',
                     class: 'danger',
-                    onclick: () => remove(item),
+                    onclick: () => remove(removal, item),
                     'aria-label': `Delete ${label(item)}`,
                   },
                   'Delete',
@@ -152,16 +186,17 @@ export function resourceView(root, { resource, dns }) {
     }
   }
 
+  const creation = resource.create;
   root.replaceChildren(
     h('p', {}, resource.intro),
     dnsHelp(dns),
-    resource.create
+    creation
       ? h(
           'p',
           {},
           h(
             'button',
-            { type: 'button', class: 'primary', onclick: create },
+            { type: 'button', class: 'primary', onclick: () => create(creation) },
             `New ${resource.singular}`,
           ),
         )

@@ -1,14 +1,24 @@
 // Clicks over time (an SVG bar chart) and the top lists of a link or QR code.
 import { api, errorBox, h } from './core.js';
+/** @typedef {import('./types').SeriesPoint} SeriesPoint */
+/** @typedef {import('./types').SeriesAnswer} SeriesAnswer */
+/** @typedef {import('./types').Statistics} Statistics */
+/** @typedef {'day' | 'week' | 'month'} Interval */
 
 const SVG = 'http://www.w3.org/2000/svg';
 const DAY = 86_400_000;
+/** @type {Record<Interval, { label: string, days: number, caption: string }>} */
 const RANGES = {
   day: { label: 'Days', days: 30, caption: 'per day, last 30 days' },
   week: { label: 'Weeks', days: 7 * 12, caption: 'per week, last 12 weeks' },
   month: { label: 'Months', days: 365, caption: 'per month, last 12 months' },
 };
 
+/**
+ * @param {string} tag
+ * @param {Record<string, string | number>} attrs
+ * @param {...(Node | string)} children
+ */
 function svg(tag, attrs, ...children) {
   const el = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
@@ -16,7 +26,12 @@ function svg(tag, attrs, ...children) {
   return el;
 }
 
-/** Bars of `series` ({t, clicks}); a table with the same numbers serves screen readers. */
+/**
+ * Bars of `series`; a table with the same numbers serves screen readers.
+ * @param {SeriesPoint[]} series
+ * @param {string} caption
+ * @param {string} [noun]
+ */
 export function barChart(series, caption, noun = 'Clicks') {
   const width = 600;
   const height = 200;
@@ -95,6 +110,10 @@ export function barChart(series, caption, noun = 'Clicks') {
   );
 }
 
+/**
+ * @param {string} title
+ * @param {Record<string, string>} map
+ */
 function topList(title, map) {
   const entries = Object.entries(map || {});
   return h(
@@ -111,10 +130,16 @@ function topList(title, map) {
   );
 }
 
-/** The chart with its range switch, reading `{base}/stats` (e.g. /url/3/stats). */
+/**
+ * The chart with its range switch, reading `{base}/stats` (e.g. /url/3/stats).
+ * @param {string} base
+ * @param {Statistics} statistics
+ * @param {string} [noun]
+ */
 export function statsPanel(base, statistics, noun = 'Clicks') {
   const holder = h('div', {});
-  const buttons = Object.entries(RANGES).map(([interval, range]) =>
+  const entries = /** @type {Array<[Interval, { label: string }]>} */ (Object.entries(RANGES));
+  const buttons = entries.map(([interval, range]) =>
     h(
       'button',
       {
@@ -126,6 +151,7 @@ export function statsPanel(base, statistics, noun = 'Clicks') {
       range.label,
     ),
   );
+  /** @param {Interval} interval */
   async function show(interval) {
     for (const b of buttons)
       b.setAttribute('aria-pressed', String(b.dataset.interval === interval));
@@ -140,7 +166,7 @@ export function statsPanel(base, statistics, noun = 'Clicks') {
         from: from.toISOString(),
         to: to.toISOString(),
       });
-      const body = await api('GET', `${base}/stats?${query}`);
+      const body = /** @type {SeriesAnswer} */ (await api('GET', `${base}/stats?${query}`));
       holder.replaceChildren(
         barChart(body.data.series, `${range.caption} (${body.data.tz})`, noun),
       );
