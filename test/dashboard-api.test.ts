@@ -80,6 +80,15 @@ describe('dashboard API (/app/api)', () => {
     expect(page.text).to.include('Link not found');
   });
 
+  it('reserves the alias app, where the dashboard lives', async () => {
+    const res = await client(app.url, user.apiKey).post('/api/url/add', {
+      url: 'https://example.com/shadowed',
+      custom: 'app',
+    });
+    expect(res.status).to.equal(422);
+    expect(res.body).to.deep.equal({ error: 1, message: 'alias app is reserved' });
+  });
+
   it('shares the per-user rate limit of the API key', async () => {
     const res = await dash.api('GET', '/account');
     expect(res.headers.get('ratelimit-policy')).to.match(/^"api-key"/);
