@@ -221,6 +221,34 @@ describe('dashboard API (/app/api)', () => {
       expect(qr.status, qr.text).to.equal(200);
     });
 
+    it('previews the logo on its plate, and says why a logo cannot be used', async () => {
+      const png = await solidLogo({ r: 0, g: 120, b: 0 });
+      const upload = await dash.send<{ logo: string }>('/app/api/dashboard/logo', {
+        method: 'POST',
+        rawBody: png as unknown as string,
+        headers: { 'content-type': 'image/png', 'x-csrf-token': dash.csrf },
+      });
+      const res = await dash.api<{ svg: string }>('POST', '/dashboard/qr-preview', {
+        type: 'text',
+        data: 'with a logo',
+        logo: upload.body.logo,
+      });
+      expect(res.status).to.equal(200);
+      expect(res.body.svg).to.match(
+        /<rect [^>]*fill="#ffffff"\/><image [^>]*href="data:image\/png;base64,/,
+      );
+      const missing = await dash.api('POST', '/dashboard/qr-preview', {
+        type: 'text',
+        data: 'x',
+        logo: 'uploads/nothing-here.png',
+      });
+      expect(missing.status).to.equal(422);
+      expect(missing.body).to.deep.equal({
+        error: 1,
+        message: 'logo: logo file not found in LOGO_DIR',
+      });
+    });
+
     it('refuses a file that is not a png or jpeg image', async () => {
       const res = await dash.send('/app/api/dashboard/logo', {
         method: 'POST',

@@ -3,7 +3,6 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import express, { Router } from 'express';
 import Joi from 'joi';
-import QRCode from 'qrcode';
 import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
 import { Link, type LinkRecord } from '../links/link.model';
@@ -13,17 +12,8 @@ import { getLink } from '../links/links.service';
 import { LogoError } from '../qr-codes/logo/logo-errors';
 import { LOGO_MAX_BYTES } from '../qr-codes/logo/logo-fetch';
 import { assertLogoImage } from '../qr-codes/logo/logo-source';
-import { QR_TYPES, type QrType } from '../qr-codes/qr-code.model';
-import {
-  colourProblem,
-  DEFAULT_BACKGROUND,
-  DEFAULT_FOREGROUND,
-  parseRgb,
-} from '../qr-codes/qr-colors';
-import { parseQrContent } from '../qr-codes/qr-content';
+import { QR_TYPES } from '../qr-codes/qr-code.model';
 import { dynamicUrl, getQr } from '../qr-codes/qr-codes.service';
-import { encodeQrPayload } from '../qr-codes/qr-payload';
-import { errorCorrectionFor } from '../qr-codes/qr-symbol';
 import { unsupportedMediaType, validation } from '../shared/errors/app-error';
 import { idParams } from '../shared/http/id-params';
 import { MAX_LIMIT, DEFAULT_LIMIT } from '../shared/http/pagination';
@@ -31,6 +21,7 @@ import { sendData, sendList } from '../shared/http/responses';
 import { validate, validatedQuery } from '../shared/http/validate';
 import { listVisits } from '../shared/visits/visits.service';
 import type { VisitKind } from '../shared/visits/visits.types';
+import { renderPreview, type PreviewInput } from './qr-preview';
 import { clickSeries, SERIES_INTERVALS, type SeriesInterval } from './series';
 
 interface LinkSearch {
@@ -64,15 +55,7 @@ const seriesQuerySchema = Joi.object<SeriesQuery>({
   tz: Joi.string().max(64),
 });
 
-interface PreviewBody {
-  type: QrType;
-  data: unknown;
-  foreground?: string;
-  background?: string;
-  logo?: string | null;
-}
-
-const previewSchema = Joi.object<PreviewBody>({
+const previewSchema = Joi.object<PreviewInput>({
   type: Joi.string()
     .valid(...QR_TYPES)
     .required(),
@@ -160,24 +143,10 @@ export function dashboardApi(deps: AppDeps): Router {
   });
 
   router.post('/dashboard/qr-preview', validate({ body: previewSchema }), async (req, res) => {
-    const body = req.body as PreviewBody;
-    const content = parseQrContent(body.type, body.data);
-    const foreground = parseRgb(body.foreground || DEFAULT_FOREGROUND);
-    const background = parseRgb(body.background || DEFAULT_BACKGROUND);
-    if (!foreground) throw validation('foreground must be of the form rgb(r,g,b) with 0..255 each');
-    if (!background) throw validation('background must be of the form rgb(r,g,b) with 0..255 each');
-    const problem = colourProblem(foreground, background);
-    if (problem) throw validation(problem);
-    const hex = ({ r, g, b }: { r: number; g: number; b: number }) =>
-      `#${[r, g, b].map((v) => v.toString(16).padStart(2, '0')).join('')}`;
-    const svg = await QRCode.toString(
-      encodeQrPayload(content, dynamicUrl(config.publicUrl, 'preview0')),
-      {
-        type: 'svg',
-        margin: 4,
-        errorCorrectionLevel: errorCorrectionFor(Boolean(body.logo)),
-        color: { dark: hex(foreground), light: hex(background) },
-      },
+    const svg = await renderPreview(
+      req.body as PreviewInput,
+      dynamicUrl(config.publicUrl, 'preview0'),
+      { logoDir: config.logoDir, allowPrivate: config.logoAllowPrivate },
     );
     sendData(res, { svg });
   });
