@@ -191,6 +191,14 @@ describe('dashboard sign-in and sessions', () => {
     });
   });
 
+  it('serves its assets without a session, and a missing one as 404', async () => {
+    const asset = await client(app.url).get('/app/assets/app.js');
+    expect(asset.status).to.equal(200);
+    expect(asset.headers.get('content-type')).to.match(/^text\/javascript/);
+    expect(asset.headers.get('set-cookie')).to.equal(null);
+    expect((await client(app.url).get('/app/assets/nothing.js')).status).to.equal(404);
+  });
+
   it('allows only its own assets and never upgrades them to https over http', async () => {
     const res = await new DashboardClient(app.url).send('/app/signin');
     const csp = res.headers.get('content-security-policy') ?? '';

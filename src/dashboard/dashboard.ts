@@ -1,8 +1,9 @@
 import path from 'node:path';
 import { existsSync } from 'node:fs';
-import express, { Router, type RequestHandler } from 'express';
+import express, { Router, type Request, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import type { AppDeps } from '../deps';
+import { notFound } from '../shared/errors/app-error';
 import { errorHandler, routeNotFound } from '../shared/errors/error-handler';
 import { requireJsonBody } from '../shared/http/content-type';
 import { requireCsrf } from './csrf';
@@ -53,6 +54,9 @@ export function dashboardRouter(deps: AppDeps, parts: ApiParts): Router {
   router.use(
     '/assets',
     express.static(assetsDir(), { index: false, maxAge: config.env === 'production' ? '1h' : 0 }),
+    (req: Request) => {
+      throw notFound(`No asset at /app/assets${req.path}`);
+    },
   );
   router.use(sessionMiddleware(deps));
   router.use(loadSessionUser);

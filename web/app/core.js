@@ -1,7 +1,7 @@
 // Shared helpers of the dashboard's client: DOM building, API calls, forms and errors.
-/** @typedef {import('./types').Child} Child */
-/** @typedef {import('./types').Answer} Answer */
-/** @typedef {import('./types').PageInfo} PageInfo */
+/** @typedef {import('../types').Child} Child */
+/** @typedef {import('../types').Answer} Answer */
+/** @typedef {import('../types').PageInfo} PageInfo */
 
 const csrfMeta = document.querySelector('meta[name="csrf-token"]');
 export const csrf = csrfMeta ? csrfMeta.getAttribute('content') || '' : '';

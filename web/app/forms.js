@@ -1,9 +1,9 @@
 // Forms rendered from the field lists the server derives from the API's own validators.
 import { api, fieldOf, h, nextId, notice } from './core.js';
-/** @typedef {import('./types').FormField} FormField */
-/** @typedef {import('./types').OptionsSource} OptionsSource */
-/** @typedef {import('./types').ListAnswer<import('./types').Item>} ItemList */
-/** @typedef {import('./types').Answer} Answer */
+/** @typedef {import('../types').FormField} FormField */
+/** @typedef {import('../types').OptionsSource} OptionsSource */
+/** @typedef {import('../types').ListAnswer<import('../types').Item>} ItemList */
+/** @typedef {import('../types').Answer} Answer */
 /** @typedef {HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement} Input */
 /** @typedef {{ field: { name: string }, input: Input, error: HTMLElement }} ErrorRow */
 

@@ -2,11 +2,11 @@
 import { api, copyText, errorBox, h, notice, pager, setTitle, table, withId } from './core.js';
 import { resourceForm } from './forms.js';
 import { statsPanel } from './stats.js';
-/** @typedef {import('./types').LinkItem} LinkItem */
-/** @typedef {import('./types').LinkDetails} LinkDetails */
-/** @typedef {import('./types').LinkForms} LinkForms */
-/** @typedef {import('./types').ListAnswer<LinkItem>} LinkList */
-/** @typedef {import('./types').DetailsAnswer<LinkDetails>} LinkAnswer */
+/** @typedef {import('../types').LinkItem} LinkItem */
+/** @typedef {import('../types').LinkDetails} LinkDetails */
+/** @typedef {import('../types').LinkForms} LinkForms */
+/** @typedef {import('../types').ListAnswer<LinkItem>} LinkList */
+/** @typedef {import('../types').DetailsAnswer<LinkDetails>} LinkAnswer */
 
 /**
  * A QR code pointing at the short URL (so its scans count as the link's clicks too).

@@ -2,14 +2,14 @@
 import { api, errorBox, h, messageOf, nextId, notice, pager, setTitle } from './core.js';
 import { showError } from './forms.js';
 import { statsPanel } from './stats.js';
-/** @typedef {import('./types').FormRow} FormRow */
-/** @typedef {import('./types').QrConfig} QrConfig */
-/** @typedef {import('./types').QrRecord} QrRecord */
-/** @typedef {import('./types').QrItem} QrItem */
-/** @typedef {import('./types').QrDetails} QrDetails */
-/** @typedef {import('./types').Answer} Answer */
-/** @typedef {import('./types').DetailsAnswer<QrDetails>} QrAnswer */
-/** @typedef {import('./types').ListAnswer<QrItem>} QrList */
+/** @typedef {import('../types').FormRow} FormRow */
+/** @typedef {import('../types').QrConfig} QrConfig */
+/** @typedef {import('../types').QrRecord} QrRecord */
+/** @typedef {import('../types').QrItem} QrItem */
+/** @typedef {import('../types').QrDetails} QrDetails */
+/** @typedef {import('../types').Answer} Answer */
+/** @typedef {import('../types').DetailsAnswer<QrDetails>} QrAnswer */
+/** @typedef {import('../types').ListAnswer<QrItem>} QrList */
 
 /** The inputs of each type's `data`: [name, label, input type]. */
 /** @type {Record<string, Array<[string, string, string]>>} */

@@ -1,11 +1,11 @@
 // Campaigns, channels, domains, pixels, splash pages and overlays: list, create, edit, delete.
 import { api, errorBox, h, notice, openDialog, pager, table, withId } from './core.js';
 import { resourceForm } from './forms.js';
-/** @typedef {import('./types').Column} Column */
-/** @typedef {import('./types').Item} Item */
-/** @typedef {import('./types').ResourceView} ResourceView */
-/** @typedef {import('./types').ResourcePage} ResourcePage */
-/** @typedef {import('./types').ListAnswer<Item>} ItemList */
+/** @typedef {import('../types').Column} Column */
+/** @typedef {import('../types').Item} Item */
+/** @typedef {import('../types').ResourceView} ResourceView */
+/** @typedef {import('../types').ResourcePage} ResourcePage */
+/** @typedef {import('../types').ListAnswer<Item>} ItemList */
 
 /**
  * @param {Column} column
@@ -67,7 +67,7 @@ export function resourceView(root, { resource, dns }) {
   let page = 1;
 
   /**
-   * @param {import('./types').FormSpec} update
+   * @param {import('../types').FormSpec} update
    * @param {Item} item
    */
   function edit(update, item) {
@@ -87,7 +87,7 @@ export function resourceView(root, { resource, dns }) {
       }),
     );
   }
-  /** @param {import('./types').FormSpec} spec */
+  /** @param {import('../types').FormSpec} spec */
   function create(spec) {
     const dialog = openDialog(
       `New ${resource.singular}`,

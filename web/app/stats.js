@@ -1,8 +1,8 @@
 // Clicks over time (an SVG bar chart) and the top lists of a link or QR code.
 import { api, errorBox, h } from './core.js';
-/** @typedef {import('./types').SeriesPoint} SeriesPoint */
-/** @typedef {import('./types').SeriesAnswer} SeriesAnswer */
-/** @typedef {import('./types').Statistics} Statistics */
+/** @typedef {import('../types').SeriesPoint} SeriesPoint */
+/** @typedef {import('../types').SeriesAnswer} SeriesAnswer */
+/** @typedef {import('../types').Statistics} Statistics */
 /** @typedef {'day' | 'week' | 'month'} Interval */
 
 const SVG = 'http://www.w3.org/2000/svg';
