@@ -210,6 +210,8 @@ describe('dashboard in a browser', function () {
       buffer: logo,
     });
     await page.getByText(/^Logo uploaded as uploads\//).waitFor();
+    // The live preview shows the uploaded logo on its plate.
+    await page.locator('.preview svg image').waitFor();
     await screenshot(page, 'qr-new');
     await page.getByRole('button', { name: 'Create QR code' }).click();
     await page.waitForURL(/\/app\/qr\/\d+$/);
