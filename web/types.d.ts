@@ -1,65 +1,19 @@
-// Shapes the dashboard's browser modules share: the page data the server embeds (mirrors of
-// src/dashboard/form-fields.ts and resources.ts) and the API answers they read.
+// Shapes the dashboard's browser modules share: the page data the server embeds (its types come
+// from src/, so the two sides cannot drift) and the API answers they read.
+
+export type {
+  Column,
+  FieldOption,
+  FormField,
+  FormSpec,
+  OptionsSource,
+  ResourceView,
+} from '../src/dashboard/view-types';
+export type { Statistics } from '../src/shared/visits/visits.types';
+import type { FormSpec, ResourceView } from '../src/dashboard/view-types';
+import type { Statistics } from '../src/shared/visits/visits.types';
 
 export type Child = Node | string | number | null | undefined | false | Child[];
-
-export interface FieldOption {
-  value: string;
-  label: string;
-}
-
-export interface OptionsSource {
-  path: string;
-  key: string;
-  value: string;
-  label: string;
-}
-
-export interface FormField {
-  name: string;
-  label: string;
-  kind:
-    | 'text'
-    | 'url'
-    | 'password'
-    | 'textarea'
-    | 'number'
-    | 'checkbox'
-    | 'select'
-    | 'multiselect'
-    | 'datetime'
-    | 'color'
-    | 'json';
-  required: boolean;
-  nullable: boolean;
-  help?: string;
-  options?: FieldOption[];
-  optionsFrom?: OptionsSource;
-}
-
-export interface FormSpec {
-  path: string;
-  fields: FormField[];
-}
-
-export interface Column {
-  name: string;
-  label: string;
-  kind?: 'link' | 'code' | 'bool';
-}
-
-export interface ResourceView {
-  key: string;
-  title: string;
-  singular: string;
-  intro: string;
-  list: { path: string; key: string };
-  columns: Column[];
-  create?: FormSpec;
-  update?: FormSpec;
-  remove?: { path: string };
-  members?: { label: string; path: string; key: string; columns: Column[] };
-}
 
 export interface ResourcePage {
   resource: ResourceView;
@@ -130,15 +84,6 @@ export interface LinkItem {
 export interface LinkDetails extends LinkItem {
   expiry: string | null;
   password: boolean;
-}
-
-export interface Statistics {
-  clicks: number;
-  uniqueClicks: number;
-  topCountries: Record<string, string>;
-  topReferrers: Record<string, string>;
-  topBrowsers: Record<string, string>;
-  topOs: Record<string, string>;
 }
 
 export interface DetailsAnswer<T> extends Answer {

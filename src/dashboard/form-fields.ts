@@ -1,43 +1,5 @@
 import type Joi from 'joi';
-
-export type FieldKind =
-  | 'text'
-  | 'url'
-  | 'password'
-  | 'textarea'
-  | 'number'
-  | 'checkbox'
-  | 'select'
-  | 'multiselect'
-  | 'datetime'
-  | 'color'
-  | 'json';
-
-export interface FieldOption {
-  value: string;
-  label: string;
-}
-
-/** Where a select's choices come from: one of the caller's own lists in the API. */
-export interface OptionsSource {
-  path: string;
-  key: string;
-  value: string;
-  label: string;
-}
-
-/** One input of a dashboard form, as web/app/app.js renders it. */
-export interface FormField {
-  name: string;
-  label: string;
-  kind: FieldKind;
-  required: boolean;
-  /** The API clears the value when it receives null (an emptied input sends null). */
-  nullable: boolean;
-  help?: string;
-  options?: FieldOption[];
-  optionsFrom?: OptionsSource;
-}
+import type { FieldKind, FormField } from './view-types';
 
 export type FieldHint = Partial<Omit<FormField, 'name' | 'required' | 'nullable'>>;
 

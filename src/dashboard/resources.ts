@@ -5,28 +5,8 @@ import { domainCreateSchema, domainUpdateSchema } from '../domains/domains.schem
 import { overlayCreateSchema } from '../overlays/overlays.schemas';
 import { pixelCreateSchema, pixelUpdateSchema } from '../pixels/pixels.schemas';
 import { splashCreateSchema } from '../splash/splash.schemas';
-import { formFields, type FieldHint, type FormField } from './form-fields';
-
-export interface Column {
-  name: string;
-  label: string;
-  kind?: 'link' | 'code' | 'bool';
-}
-
-/** What the client needs to list, create, edit and delete one kind of record through the API. */
-export interface ResourceView {
-  key: string;
-  title: string;
-  singular: string;
-  intro: string;
-  list: { path: string; key: string };
-  columns: Column[];
-  create?: { path: string; fields: FormField[] };
-  update?: { path: string; fields: FormField[] };
-  remove?: { path: string };
-  /** Each record's own list (a channel's items, an overlay's contact responses). */
-  members?: { label: string; path: string; key: string; columns: Column[] };
-}
+import { formFields, type FieldHint } from './form-fields';
+import type { Column, ResourceView } from './view-types';
 
 interface ResourceDefinition {
   key: string;
