@@ -26,6 +26,13 @@ export function sessionUser(req: Request): UserRecord | undefined {
   return req.auth && 'user' in req.auth ? req.auth.user : undefined;
 }
 
+/** The user of a request that passed a signed-in check. */
+export function signedInUser(req: Request): UserRecord {
+  const user = sessionUser(req);
+  if (!user) throw unauthorized('Sign in first');
+  return user;
+}
+
 /** The dashboard's JSON API answers 401 without a signed-in session. */
 export const requireSessionUser: RequestHandler = (req, _res, next) => {
   if (!sessionUser(req)) return next(unauthorized('Sign in at /app/signin first'));
