@@ -307,6 +307,7 @@ describe('dashboard in a browser', function () {
     await page
       .getByRole('cell', { name: `http://linkqr.test/r/spring-${user.user.id}`, exact: true })
       .waitFor();
+    await screenshot(page, 'campaigns');
 
     await page.goto('/app/r/channels');
     await page.getByRole('button', { name: 'New channel' }).click();
@@ -327,6 +328,7 @@ describe('dashboard in a browser', function () {
       .getByRole('dialog', { name: 'Menus: items' })
       .getByRole('cell', { name: 'Channel member', exact: true })
       .waitFor();
+    await screenshot(page, 'channel-items');
     await context.close();
   });
 
