@@ -89,9 +89,25 @@ describe('dashboard API (/app/api)', () => {
     expect(res.body).to.deep.equal({ error: 1, message: 'alias app is reserved' });
   });
 
-  it('shares the per-user rate limit of the API key', async () => {
-    const res = await dash.api('GET', '/account');
-    expect(res.headers.get('ratelimit-policy')).to.match(/^"api-key"/);
+  describe('with a small plan', () => {
+    let small: TestApp;
+    before(async () => {
+      small = await startTestApp({ PLAN_RATE_LIMITS: JSON.stringify({ tiny: 3 }) });
+    });
+    after(() => small.close());
+
+    it('counts the session and the API key in one per-user limit', async () => {
+      const owner = await createDashboardUser({ plan: 'tiny' });
+      const session = await signedIn(small.url, owner);
+      const api = client(small.url, owner.apiKey);
+      expect((await api.get('/api/account')).status).to.equal(200);
+      expect((await api.get('/api/account')).status).to.equal(200);
+      expect((await session.api('GET', '/account')).status).to.equal(200);
+      const over = await session.api('GET', '/account');
+      expect(over.status).to.equal(429);
+      expect(over.body).to.deep.include({ error: 1 });
+      expect((await api.get('/api/account')).status).to.equal(429);
+    });
   });
 
   describe('link search', () => {
