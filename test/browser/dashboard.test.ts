@@ -242,7 +242,10 @@ describe('dashboard in a browser', function () {
 
   it('edits a link and a QR code from their pages', async () => {
     const user = await createDashboardUser();
-    const link = await createLink(app, user.apiKey, { url: 'https://example.com/old' });
+    const link = await createLink(app, user.apiKey, {
+      url: 'https://example.com/old',
+      password: 'for friends',
+    });
     const qr = await client(app.url, user.apiKey).post<{ id: number }>('/api/qr/add', {
       type: 'text',
       data: 'before',
@@ -252,12 +255,16 @@ describe('dashboard in a browser', function () {
 
     await page.goto(`/app/links/${link.id}`);
     await page.getByLabel('Destination URL').fill('https://example.com/new');
+    await page.getByLabel('Remove the password').check();
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Saved.').waitFor();
-    const details = await client(app.url, user.apiKey).get<{ details: { longurl: string } }>(
-      `/api/url/${link.id}`,
-    );
-    expect(details.body.details.longurl).to.equal('https://example.com/new');
+    const details = await client(app.url, user.apiKey).get<{
+      details: { longurl: string; password: boolean };
+    }>(`/api/url/${link.id}`);
+    expect(details.body.details).to.deep.include({
+      longurl: 'https://example.com/new',
+      password: false,
+    });
 
     await page.goto(`/app/qr/${qr.body.id}`);
     await page.getByTestId('qr-image').waitFor({ state: 'visible', timeout: 30_000 });

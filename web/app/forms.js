@@ -162,6 +162,9 @@ export function resourceForm({ fields, values = {}, method, path, submitLabel, o
     );
     const error = h('p', { class: 'error', id: errorId, hidden: true });
     const label = h('label', { for: id }, field.label, field.required ? ' (required)' : '');
+    // A secret is never shown again: a set one can be replaced, or removed with this box.
+    const removable = editing && field.kind === 'password' && field.nullable && values[field.name];
+    const remove = removable ? h('input', { type: 'checkbox', id: `${id}-remove` }) : null;
     const wrapper =
       field.kind === 'checkbox'
         ? h('div', { class: 'field check' }, input, label, error)
@@ -171,9 +174,17 @@ export function resourceForm({ fields, values = {}, method, path, submitLabel, o
             label,
             input,
             field.help ? h('p', { class: 'help', id: helpId }, field.help) : null,
+            remove
+              ? h(
+                  'div',
+                  { class: 'field check' },
+                  remove,
+                  h('label', { for: `${id}-remove` }, `Remove the ${field.label.toLowerCase()}`),
+                )
+              : null,
             error,
           );
-    return { field, input, error, wrapper };
+    return { field, input, error, wrapper, remove };
   });
   const form = h(
     'form',
@@ -203,7 +214,11 @@ export function resourceForm({ fields, values = {}, method, path, submitLabel, o
     /** @type {Record<string, unknown>} */
     const body = {};
     try {
-      for (const { field, input } of rows) {
+      for (const { field, input, remove } of rows) {
+        if (remove?.checked) {
+          body[field.name] = null;
+          continue;
+        }
         const value = readInput(field, input);
         if (editing) {
           // A field the update requires is always sent; the others only when they changed.
