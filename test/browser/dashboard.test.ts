@@ -9,7 +9,12 @@ import { linkCreateSchema } from '../../src/links/links.schemas';
 import { QrCode } from '../../src/qr-codes/qr-code.model';
 import type { QrRenderWorker } from '../../workers/qr-render/qr-render.worker';
 import { startTestApp, type TestApp } from '../support/app-harness';
-import { horizontalOverflow, launchChromium, screenshot } from '../support/browser';
+import {
+  horizontalOverflow,
+  launchChromium,
+  lowContrastText,
+  screenshot,
+} from '../support/browser';
 import { createDashboardUser, TEST_PASSWORD } from '../support/dashboard';
 import { client } from '../support/http';
 import { createLink, visit } from '../support/links';
@@ -435,7 +440,7 @@ describe('dashboard in a browser', function () {
     await context.close();
   });
 
-  it('has no horizontal scrolling at 375 px on the main pages', async () => {
+  it('has no horizontal scrolling at 375 px and AA text contrast on the main pages', async () => {
     const user = await createDashboardUser();
     const link = await createLink(app, user.apiKey, {
       url: `https://example.com/${'very-long-path-segment-'.repeat(8)}`,
@@ -444,6 +449,7 @@ describe('dashboard in a browser', function () {
     const { context, page } = await newPage(375);
     await page.goto('/app/signin');
     expect(await horizontalOverflow(page)).to.equal(0);
+    expect(await lowContrastText(page)).to.deep.equal([]);
     await signIn(page, user);
     await page.waitForURL('**/app/links');
     const pages = [
@@ -461,10 +467,20 @@ describe('dashboard in a browser', function () {
       await page.goto(target);
       await page.locator(ready).first().waitFor();
       expect(await horizontalOverflow(page), target).to.equal(0);
+      expect(await lowContrastText(page), target).to.deep.equal([]);
     }
     await page.goto('/app/links');
     await page.locator('#view table').waitFor();
     await screenshot(page, 'links-375px');
+    await context.close();
+  });
+
+  it('has a contrast check that catches pale text', async () => {
+    const { context, page } = await newPage();
+    await page.setContent(
+      '<p style="color:#999">pale</p><p style="color:#57606a">fine</p><button disabled style="color:#ccc">off</button>',
+    );
+    expect(await lowContrastText(page)).to.deep.equal(['P "pale" 2.85']);
     await context.close();
   });
 
