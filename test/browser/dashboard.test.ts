@@ -462,6 +462,8 @@ describe('dashboard in a browser', function () {
       ['/app/r/campaigns', '#view p'],
       ['/app/r/channels', '#view p'],
       ['/app/r/pixels', '#view p'],
+      ['/app/r/splash', '#view p'],
+      ['/app/r/overlays', '#view p'],
     ] as const;
     for (const [target, ready] of pages) {
       await page.goto(target);
