@@ -94,7 +94,7 @@ describe('dashboard in a browser', function () {
     await page.getByRole('link', { name: 'New link' }).click();
     await page.getByLabel('Destination URL').fill('https://example.com/spring-menu');
     await page.getByLabel('Alias').fill(`menu-${user.user.id}`);
-    await page.getByLabel('Title').fill('Spring menu');
+    await page.getByLabel('Title', { exact: true }).fill('Spring menu');
     await page.getByRole('button', { name: 'Create link' }).click();
     await page.waitForURL(/\/app\/links\/\d+$/);
     const id = Number(new URL(page.url()).pathname.split('/').pop());
