@@ -50,7 +50,7 @@ describe('dashboard API (/app/api)', () => {
   it('refuses a state-changing request without the CSRF token (403) and changes nothing', async () => {
     const res = await dash.api('POST', '/url/add', { url: 'https://example.com/csrf' }, false);
     expect(res.status).to.equal(403);
-    expect(res.body).to.deep.equal({
+    expect(res.body).to.deep.include({
       error: 1,
       message: 'Missing or invalid CSRF token: reload the page and try again',
     });
@@ -67,7 +67,7 @@ describe('dashboard API (/app/api)', () => {
   it('gives the API’s own validation errors', async () => {
     const res = await dash.api('POST', '/url/add', { url: 'ftp://example.com' });
     expect(res.status).to.equal(422);
-    expect(res.body).to.deep.equal({ error: 1, message: 'url must be an http or https URL' });
+    expect(res.body).to.deep.include({ error: 1, message: 'url must be an http or https URL' });
   });
 
   it('never reaches another user’s records', async () => {
@@ -86,7 +86,7 @@ describe('dashboard API (/app/api)', () => {
       custom: 'app',
     });
     expect(res.status).to.equal(422);
-    expect(res.body).to.deep.equal({ error: 1, message: 'alias app is reserved' });
+    expect(res.body).to.deep.include({ error: 1, message: 'alias app is reserved' });
   });
 
   describe('with a small plan', () => {
@@ -188,7 +188,7 @@ describe('dashboard API (/app/api)', () => {
         `/url/${mine.id}/stats?from=2025-02-01T00:00:00Z&to=2025-01-01T00:00:00Z`,
       );
       expect(res.status).to.equal(422);
-      expect(res.body).to.deep.equal({ error: 1, message: 'from must be before to' });
+      expect(res.body).to.deep.include({ error: 1, message: 'from must be before to' });
     });
   });
 
@@ -219,7 +219,7 @@ describe('dashboard API (/app/api)', () => {
     it('names the data field that is wrong', async () => {
       const res = await dash.api('POST', '/dashboard/qr-preview', { type: 'wifi', data: {} });
       expect(res.status).to.equal(422);
-      expect(res.body).to.deep.equal({ error: 1, message: 'data.ssid is required' });
+      expect(res.body).to.deep.include({ error: 1, message: 'data.ssid is required' });
     });
 
     it('stores an uploaded logo where the API’s logo paths point', async () => {
@@ -261,7 +261,7 @@ describe('dashboard API (/app/api)', () => {
         logo: 'uploads/nothing-here.png',
       });
       expect(missing.status).to.equal(422);
-      expect(missing.body).to.deep.equal({
+      expect(missing.body).to.deep.include({
         error: 1,
         message: 'logo: logo file not found in LOGO_DIR',
       });
@@ -274,7 +274,7 @@ describe('dashboard API (/app/api)', () => {
         headers: { 'content-type': 'image/png', 'x-csrf-token': dash.csrf },
       });
       expect(res.status).to.equal(422);
-      expect(res.body).to.deep.equal({
+      expect(res.body).to.deep.include({
         error: 1,
         message: 'logo: logo is not a png or jpeg image',
       });

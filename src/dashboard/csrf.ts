@@ -17,7 +17,7 @@ const csrf = csrfSync({
 });
 
 export const csrfRefused = () =>
-  new AppError(403, 'csrf', 'Missing or invalid CSRF token: reload the page and try again');
+  new AppError(403, 'forbidden', 'Missing or invalid CSRF token: reload the page and try again');
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
