@@ -34,7 +34,7 @@ export interface Config {
 
 /** The web dashboard under /app (see src/dashboard/). */
 export interface DashboardConfig {
-  /** Signs the session cookie; unset means a random secret per process (sessions end at restart). */
+  /** Signs the session cookie; unset means a random one stored once per database. */
   readonly sessionSecret: string | undefined;
   readonly sessionTtlSeconds: number;
   /** Failed sign-ins allowed per client address, and per account, in one window. */

@@ -9,6 +9,7 @@ import {
 } from './support/dashboard';
 import { testRedisPrefix } from './support/environment';
 import { client } from './support/http';
+import { loadSessionSecret } from '../src/dashboard/session-secret';
 import { User } from '../src/users/user.model';
 
 describe('dashboard sign-in and sessions', () => {
@@ -144,6 +145,35 @@ describe('dashboard sign-in and sessions', () => {
     const before = dash.cookie;
     const res = await dash.form('/app/signin', { email: user.user.email, password: TEST_PASSWORD });
     expect(cookiesOf(res)[0]).to.not.equal(before);
+  });
+
+  describe('the session secret', () => {
+    it('is SESSION_SECRET when set, else one stored value per database', async () => {
+      expect(await loadSessionSecret('x'.repeat(32))).to.equal('x'.repeat(32));
+      const stored = await loadSessionSecret(undefined);
+      expect(stored).to.have.length.greaterThan(30);
+      expect(await loadSessionSecret(undefined)).to.equal(stored);
+    });
+
+    it('lets a session opened on one API process work on another', async () => {
+      const secret = await loadSessionSecret(undefined);
+      const [one, two] = await Promise.all([
+        startTestApp({}, { sessionSecret: secret }),
+        startTestApp({}, { sessionSecret: secret }),
+      ]);
+      try {
+        const user = await createDashboardUser();
+        const dash = await signedIn(one.url, user);
+        const elsewhere = new DashboardClient(two.url);
+        Object.assign(elsewhere, { cookie: dash.cookie, csrf: dash.csrf });
+        expect((await elsewhere.api('GET', '/account')).status).to.equal(200);
+        expect(
+          (await elsewhere.api('POST', '/url/add', { url: 'https://example.com/b' })).status,
+        ).to.equal(200);
+      } finally {
+        await Promise.all([one.close(), two.close()]);
+      }
+    });
   });
 
   describe('per client address', () => {

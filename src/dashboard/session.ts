@@ -32,15 +32,11 @@ export function passwordStamp(passwordHash: string | null | undefined): string {
  * Express sees the request as secure).
  */
 export function sessionMiddleware(deps: AppDeps): RequestHandler {
-  const { config, logger } = deps;
+  const { config } = deps;
   const { dashboard } = config;
-  let secret = dashboard.sessionSecret;
-  if (!secret) {
-    secret = randomBytes(32).toString('base64url');
-    if (config.env === 'production') {
-      logger.warn('SESSION_SECRET is unset: dashboard sessions end when this process restarts');
-    }
-  }
+  // main.ts loads the stored one; an app built without it (tests) signs with its own.
+  const secret =
+    deps.sessionSecret ?? dashboard.sessionSecret ?? randomBytes(32).toString('base64url');
   return session({
     name: SESSION_COOKIE,
     secret,
