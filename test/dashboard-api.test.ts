@@ -343,6 +343,22 @@ describe('dashboard API (/app/api)', () => {
       expect(page.text).to.include(email);
     });
 
+    it('shows the plan’s record limits from PLANS', async () => {
+      const planned = await startTestApp({
+        PLANS: JSON.stringify([{ id: 1, name: 'starter', maxLinks: 10, maxQrCodes: 0 }]),
+      });
+      try {
+        const owner = await createDashboardUser({ plan: 'starter' });
+        const session = await signedIn(planned.url, owner);
+        const page = await session.send('/app/account');
+        expect(page.text).to.match(/<dt>Links<\/dt>\s*<dd>at most 10<\/dd>/);
+        expect(page.text).to.match(/<dt>QR codes<\/dt>\s*<dd>at most 0<\/dd>/);
+        expect(page.text).to.match(/<dt>Branded domains<\/dt>\s*<dd>unlimited<\/dd>/);
+      } finally {
+        await planned.close();
+      }
+    });
+
     it('shows the plan and its request limit', async () => {
       const page = await dash.send('/app/account');
       expect(page.text).to.match(/<dt>Plan<\/dt>\s*<dd>test<\/dd>/);

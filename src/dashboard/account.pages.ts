@@ -8,18 +8,26 @@ import { verifyPassword } from '../shared/secrets';
 import type { UserRecord } from '../users/user.model';
 import { findUserById, rotateApiKey } from '../users/users.service';
 import { csrfToken } from './csrf';
-import { accountPage, type AccountView } from './pages/account.page';
+import { planOf } from '../plans/plans.service';
+import { accountPage, type AccountView, type PlanView } from './pages/account.page';
 import { sendPage } from './pages/respond';
 import { passwordStamp } from './session';
 import { signedInUser } from './session-user';
 
-function planOf(deps: AppDeps, user: UserRecord) {
+/** The user's plan with its limits (from PLANS; an absent limit is unlimited). */
+function planView(deps: AppDeps, user: UserRecord): PlanView {
   const { config } = deps;
+  const plan = planOf(config.plans, user);
   return {
     name: user.status,
     rateLimit: config.planRateLimits[user.status] ?? config.defaultRateLimit,
     windowSeconds: Math.round(config.rateLimitWindowMs / 1000),
     expires: formatOptionalDateTime(user.expires),
+    limits: {
+      links: plan?.maxLinks,
+      qrCodes: plan?.maxQrCodes,
+      domains: plan?.maxDomains,
+    },
   };
 }
 
@@ -34,7 +42,7 @@ export function accountPages(deps: AppDeps): Router {
       email: u.email,
       username: u.username,
       registered: formatDateTime(u.registered),
-      plan: planOf(deps, u),
+      plan: planView(deps, u),
       ...extra,
     });
   };

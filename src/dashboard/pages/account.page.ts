@@ -7,7 +7,11 @@ export interface PlanView {
   rateLimit: number;
   windowSeconds: number;
   expires: string | null;
+  /** Most records of each kind the plan allows; undefined: unlimited. */
+  limits: { links?: number; qrCodes?: number; domains?: number };
 }
+
+const limit = (max: number | undefined) => (max === undefined ? 'unlimited' : `at most ${max}`);
 
 export interface AccountView {
   csrf: string;
@@ -42,6 +46,12 @@ export function accountPage(view: AccountView): string {
         <dd>${plan.name}</dd>
         <dt>Requests</dt>
         <dd>${plan.rateLimit} per ${plan.windowSeconds} s (API key and dashboard together)</dd>
+        <dt>Links</dt>
+        <dd>${limit(plan.limits.links)}</dd>
+        <dt>QR codes</dt>
+        <dd>${limit(plan.limits.qrCodes)}</dd>
+        <dt>Branded domains</dt>
+        <dd>${limit(plan.limits.domains)}</dd>
         <dt>Ends</dt>
         <dd>${plan.expires ?? 'never'}</dd>
       </dl>
