@@ -6,9 +6,11 @@ import { dashboardRouter } from './dashboard/dashboard';
 import { healthRouter } from './health/health.routes';
 import { apiRoutes, publicRoutes } from './routes';
 import { errorHandler, routeNotFound } from './shared/errors/error-handler';
+import { requireDependencies } from './shared/infra/dependencies';
 import { requireJsonBody } from './shared/http/content-type';
 import { requestLog } from './shared/http/request-log';
 import { createRateLimiter } from './shared/http/rate-limit';
+import { requireWellFormedStrings } from './shared/http/well-formed';
 
 /** Builds the Express app; does no I/O of its own, so the server and the tests share it. */
 export function createApp(deps: AppDeps): Express {
@@ -23,6 +25,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(healthRouter(deps));
 
   const api = express.Router();
+  api.use(requireDependencies(deps.redis));
   api.use(resolveAuth);
   const rateLimit = createRateLimiter({
     redis: deps.redis,
@@ -36,6 +39,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(requireAuth);
   api.use(requireJsonBody);
   api.use(express.json({ limit: config.bodyLimit, strict: true }));
+  api.use(requireWellFormedStrings);
   const routes = apiRoutes(deps);
   api.use(routes);
   api.use(routeNotFound);

@@ -31,6 +31,7 @@ export async function main(): Promise<void> {
 
   onShutdown(logger, config.shutdownTimeoutMs, [
     () => server.close(),
+    () => visits.close(),
     () => qrQueue.close(),
     () => redis.quit(),
     () => database.close(),

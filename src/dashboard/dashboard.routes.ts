@@ -101,7 +101,8 @@ export function dashboardPages(deps: AppDeps, apiRouteTable: ReadonlySet<string>
   return router;
 }
 
-function pageErrors(deps: AppDeps): ErrorRequestHandler {
+/** Renders any failure of a dashboard page as a page with its status (429 on sign-in: the form). */
+export function pageErrors(deps: AppDeps): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const appError = toAppError(err);
     if (appError.status >= 500) {

@@ -6,9 +6,11 @@ import type { AppDeps } from '../deps';
 import { notFound } from '../shared/errors/app-error';
 import { errorHandler, routeNotFound } from '../shared/errors/error-handler';
 import { requireJsonBody } from '../shared/http/content-type';
+import { requireWellFormedStrings } from '../shared/http/well-formed';
+import { requireDependencies } from '../shared/infra/dependencies';
 import { requireCsrf } from './csrf';
 import { dashboardApi, logoUpload, seriesFallback } from './dashboard-api';
-import { dashboardPages } from './dashboard.routes';
+import { dashboardPages, pageErrors } from './dashboard.routes';
 import { routeTable } from './route-table';
 import { sessionMiddleware } from './session';
 import { loadSessionUser, requireSessionUser } from './session-user';
@@ -62,12 +64,14 @@ export function dashboardRouter(deps: AppDeps, parts: ApiParts): Router {
   router.use(loadSessionUser);
 
   const api = Router();
+  api.use(requireDependencies(deps.redis));
   api.use(requireSessionUser);
   api.use(requireCsrf);
   api.use(parts.rateLimit);
   api.use(logoUpload(deps));
   api.use(requireJsonBody);
   api.use(express.json({ limit: config.bodyLimit, strict: true }));
+  api.use(requireWellFormedStrings);
   api.use(dashboardApi(deps));
   api.use(parts.routes);
   api.use(seriesFallback());
@@ -76,5 +80,7 @@ export function dashboardRouter(deps: AppDeps, parts: ApiParts): Router {
   router.use('/api', api);
 
   router.use(dashboardPages(deps, routeTable(parts.routes)));
+  // Failures before the pages' router (the session store, say) get a page too, not JSON.
+  router.use(pageErrors(deps));
   return router;
 }
