@@ -10,6 +10,7 @@ import { domainHost } from './domains/domain-host.middleware';
 import { domainsRouter } from './domains/domains.routes';
 import { linksRouter } from './links/links.routes';
 import { redirectRouter } from './links/redirect.routes';
+import { overlaysPublicRouter } from './overlays/overlays.public';
 import { overlaysRouter } from './overlays/overlays.routes';
 import { pixelsRouter } from './pixels/pixels.routes';
 import { plansRouter } from './plans/plans.routes';
@@ -23,7 +24,7 @@ import { usersRouter } from './users/users.routes';
 export function apiRoutes(deps: AppDeps): Router {
   const api = Router();
   api.use(accountRouter());
-  api.use(domainsRouter(deps), pixelsRouter(), overlaysRouter(), splashRouter());
+  api.use(domainsRouter(deps), pixelsRouter(deps), overlaysRouter(deps), splashRouter(deps));
   api.use(linksRouter(deps), campaignsRouter(deps), channelsRouter(deps), bioRouter(deps));
   api.use(qrCodesRouter(deps));
   api.use(usersRouter(deps), plansRouter(deps));
@@ -37,7 +38,8 @@ export function publicRoutes(deps: AppDeps): Router {
   // catch-all `/:alias` of short links last, then the visitor 404.
   site.use(domainHost(deps.config));
   site.use(qrPublicRouter(deps));
-  site.use(campaignsPublicRouter(deps), bioPublicRouter(), redirectRouter(deps));
+  site.use(campaignsPublicRouter(deps), bioPublicRouter(), overlaysPublicRouter(deps));
+  site.use(redirectRouter(deps));
   site.use(publicNotFound);
   return site;
 }

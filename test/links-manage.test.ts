@@ -2,8 +2,12 @@ import { expect } from 'chai';
 import { Link, type LinkRecord } from '../src/links/link.model';
 import { startTestApp, type TestApp } from './support/app-harness';
 import { client, DATE_TIME } from './support/http';
-import { createLink, visit } from './support/links';
+import { createLink, DIRECT_LINK_FIELDS, visit } from './support/links';
 import { createTestUser } from './support/users';
+
+/** What an update without any field to change is told. */
+const EMPTY_UPDATE =
+  'at least one of url, custom, title, description, expiry, password, type, splash, overlay, pixels, geotarget, devicetarget, languagetarget, parameters, metatitle, metadescription, metaimage is required';
 
 const ZERO_STATS = {
   clicks: 0,
@@ -53,6 +57,7 @@ describe('short links API: list, details, update, delete', () => {
               description: '',
               clicks: 0,
               date: d2,
+              ...DIRECT_LINK_FIELDS,
             },
             {
               id: first.id,
@@ -63,6 +68,7 @@ describe('short links API: list, details, update, delete', () => {
               description: '',
               clicks: 0,
               date: d1,
+              ...DIRECT_LINK_FIELDS,
             },
           ],
         },
@@ -137,8 +143,11 @@ describe('short links API: list, details, update, delete', () => {
           description: '',
           clicks: 0,
           date: res.body.details.date,
+          ...DIRECT_LINK_FIELDS,
           expiry: '2031-02-03 04:05:06',
           password: true,
+          location: {},
+          device: {},
         },
         data: ZERO_STATS,
       });
@@ -224,17 +233,9 @@ describe('short links API: list, details, update, delete', () => {
     });
 
     const invalid: Array<[string, Record<string, unknown>, string]> = [
-      [
-        'the body is empty',
-        {},
-        'at least one of url, custom, title, description, expiry, password is required',
-      ],
+      ['the body is empty', {}, EMPTY_UPDATE],
       ['url is not http(s)', { url: 'mailto:a@b.c' }, 'url must be an http or https URL'],
-      [
-        'url is null, which leaves it unchanged',
-        { url: null },
-        'at least one of url, custom, title, description, expiry, password is required',
-      ],
+      ['url is null, which leaves it unchanged', { url: null }, EMPTY_UPDATE],
       ['domain is sent', { domain: 'https://go.example.com' }, 'domain is not allowed'],
       [
         'expiry is not a date',

@@ -14,6 +14,16 @@ interface OverlayItem {
   name: string;
   date: string;
 }
+/** The settings of an overlay created with only a type and a name. */
+const OVERLAY_DEFAULTS = {
+  message: '',
+  button: '',
+  link: '',
+  color: '#ffffff',
+  background: '#1f2937',
+  position: 'bottom-right',
+  responses: 0,
+};
 type OverlayList = ListBody<'cta', OverlayItem>;
 
 const failure = (argv: string[]) => rejection(overlayAdd.run(argv));
@@ -45,6 +55,7 @@ describe('CTA overlays', () => {
         type: 'contact',
         name: 'Contact form',
         date: record.date,
+        ...OVERLAY_DEFAULTS,
       });
       expect(record.id).to.be.a('number');
       expect(record.date).to.match(DATE_TIME);
@@ -153,6 +164,7 @@ describe('CTA overlays', () => {
         type: 'contact',
         name: 'Reach us',
         date: second.date,
+        ...OVERLAY_DEFAULTS,
       });
     });
 

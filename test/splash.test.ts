@@ -14,6 +14,8 @@ interface SplashItem {
   date: string;
 }
 type SplashList = ListBody<'splash', SplashItem>;
+/** The content of a splash page created with only a name. */
+const SPLASH_DEFAULTS = { title: '', message: '', image: '', link: '', button: '', counter: 5 };
 
 const failure = (argv: string[]) => rejection(splashAdd.run(argv));
 
@@ -32,7 +34,12 @@ describe('custom splash pages', () => {
     it('creates a splash page and returns it as the API shows it', async () => {
       const { user } = await createTestUser();
       const record = await splashAdd.run(['--user', String(user.id), '--name', 'Launch week']);
-      expect(record).to.deep.equal({ id: record.id, name: 'Launch week', date: record.date });
+      expect(record).to.deep.equal({
+        id: record.id,
+        name: 'Launch week',
+        date: record.date,
+        ...SPLASH_DEFAULTS,
+      });
       expect(record.id).to.be.a('number');
       expect(record.date).to.match(DATE_TIME);
     });
@@ -88,8 +95,8 @@ describe('custom splash pages', () => {
           nextpage: 1,
           maxpage: 1,
           splash: [
-            { id: second.id, name: 'Two', date: second.date },
-            { id: first.id, name: 'One', date: first.date },
+            { id: second.id, name: 'Two', date: second.date, ...SPLASH_DEFAULTS },
+            { id: first.id, name: 'One', date: first.date, ...SPLASH_DEFAULTS },
           ],
         },
       });

@@ -1,6 +1,8 @@
 import { Router } from 'express';
 import type { AppDeps } from '../deps';
+import { hasVisitorBehaviour, linkParameters } from '../links/link-behaviour.service';
 import { originsOf } from '../links/link-domains';
+import { withParameters } from '../links/link-targeting';
 import { shortUrlOf } from '../links/short-url';
 import { escapeHtml, sendPage } from '../shared/http/pages';
 import { sendPublicNotFound } from '../shared/http/public-context';
@@ -31,12 +33,12 @@ export function campaignsPublicRouter(deps: AppDeps): Router {
     );
     if (!link) return sendPublicNotFound(res, req.path);
     res.setHeader('Cache-Control', 'private, no-store');
-    if (link.passwordHash) {
-      // The visitor meets the link's password form; its click is counted once they pass it.
+    if (link.passwordHash || hasVisitorBehaviour(link)) {
+      // The visitor meets the link's password form or its pages; the click is counted there.
       return res.redirect(302, shortUrlOf(link, await originsOf([link]), publicUrl));
     }
     if (req.method !== 'HEAD') deps.visits.record({ kind: 'link', id: link.id }, req);
-    res.redirect(302, link.url);
+    res.redirect(302, withParameters(link.url, linkParameters(link)));
   });
 
   router.get('/u/:username/list-:id', async (req, res) => {

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { AppDeps } from '../deps';
 import type { Logger } from '../shared/infra/logger';
+import type { VisitorBehaviour } from './link-behaviour.service';
 
 /** What the redirect needs to answer a visitor, without touching MongoDB. */
 export interface LinkTarget {
@@ -9,6 +10,8 @@ export interface LinkTarget {
   /** Epoch milliseconds, or null when the link never expires. */
   expiresAt: number | null;
   passwordHash: string | null;
+  /** Pixels, pages and targeting; null (or absent) for a link that is a bare 302. */
+  behaviour?: VisitorBehaviour | null;
 }
 
 interface Entry {

@@ -1,4 +1,5 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
+import { LINK_TYPES } from './link-behaviour.schemas';
 
 /** Links on the service's own address (PUBLIC_URL) carry this domain id. */
 export const DEFAULT_DOMAIN_ID = 0;
@@ -17,6 +18,18 @@ const linkSchema = new Schema(
     passwordHash: { type: String, default: null },
     /** A link is in at most one campaign. */
     campaignId: { type: Number, default: null },
+    /** What a visitor meets (see link-behaviour.schemas.ts); records without it are `direct`. */
+    type: { type: String, enum: LINK_TYPES, default: 'direct' },
+    splashId: { type: Number, default: null },
+    overlayId: { type: Number, default: null },
+    pixelIds: { type: [Number], default: [] },
+    geotarget: { type: [{ _id: false, location: String, link: String }], default: [] },
+    devicetarget: { type: [{ _id: false, device: String, link: String }], default: [] },
+    languagetarget: { type: [{ _id: false, language: String, link: String }], default: [] },
+    parameters: { type: [{ _id: false, name: String, value: String }], default: [] },
+    metatitle: { type: String, default: '' },
+    metadescription: { type: String, default: '' },
+    metaimage: { type: String, default: '' },
     createdAt: { type: Date, required: true, default: () => new Date() },
   },
   { versionKey: false, collection: 'links' },
@@ -25,6 +38,9 @@ linkSchema.index({ domainId: 1, alias: 1 }, { unique: true });
 linkSchema.index({ userId: 1, id: -1 });
 linkSchema.index({ campaignId: 1, id: 1 });
 linkSchema.index({ alias: 1 });
+linkSchema.index({ splashId: 1 });
+linkSchema.index({ overlayId: 1 });
+linkSchema.index({ pixelIds: 1 });
 
 export type LinkRecord = InferSchemaType<typeof linkSchema>;
 export const Link = model<LinkRecord>('Link', linkSchema);

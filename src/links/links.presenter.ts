@@ -1,4 +1,5 @@
 import { formatDateTime, formatOptionalDateTime } from '../shared/format/dates';
+import { presentLinkBehaviour, presentTargetingMaps } from './link-behaviour.presenter';
 import type { LinkRecord } from './link.model';
 import { shortUrlOf } from './short-url';
 
@@ -18,6 +19,7 @@ export function presentLink(
     description: link.description ?? '',
     clicks,
     date: formatDateTime(link.createdAt),
+    ...presentLinkBehaviour(link),
   };
 }
 
@@ -32,5 +34,6 @@ export function presentLinkDetails(
     ...presentLink(link, origins, publicUrl, clicks),
     expiry: formatOptionalDateTime(link.expiry),
     password: Boolean(link.passwordHash),
+    ...presentTargetingMaps(link),
   };
 }

@@ -2,6 +2,11 @@ import Joi from 'joi';
 import { dateTimeInput } from '../shared/http/date-input';
 import { pageQuerySchema, type PageQuery } from '../shared/http/pagination';
 import { CUSTOM_ALIAS_PATTERN } from './aliases';
+import {
+  LINK_BEHAVIOUR_KEYS,
+  linkBehaviourFields,
+  type LinkBehaviourInput,
+} from './link-behaviour.schemas';
 
 export const longUrl = Joi.string()
   .trim()
@@ -16,7 +21,7 @@ const custom = Joi.string().pattern(CUSTOM_ALIAS_PATTERN).messages({
   'string.pattern.base': 'custom must be 3-64 letters, digits, hyphens or underscores',
 });
 
-export interface LinkCreate {
+export interface LinkCreate extends LinkBehaviourInput {
   url: string;
   custom?: string;
   domain?: string;
@@ -35,10 +40,11 @@ export const linkCreateSchema = Joi.object<LinkCreate>({
   description,
   expiry: dateTimeInput,
   password,
+  ...linkBehaviourFields,
 });
 
 /** `null` clears an expiry or a password; `custom` moves the link to a new alias. */
-export interface LinkUpdate {
+export interface LinkUpdate extends LinkBehaviourInput {
   url?: string;
   custom?: string;
   title?: string;
@@ -54,10 +60,11 @@ export const linkUpdateSchema = Joi.object<LinkUpdate>({
   description,
   expiry: dateTimeInput.allow(null),
   password: password.allow(null),
+  ...linkBehaviourFields,
 })
   .min(1)
   .messages({
-    'object.min': 'at least one of url, custom, title, description, expiry, password is required',
+    'object.min': `at least one of url, custom, title, description, expiry, password, ${LINK_BEHAVIOUR_KEYS.join(', ')} is required`,
   });
 
 /** `GET /api/urls`: GemPixel's `order` (`date`, newest first, or `click`) and `short` lookup. */

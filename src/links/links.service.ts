@@ -6,6 +6,7 @@ import type { Visits } from '../shared/visits/visit-recorder';
 import { nextId } from '../shared/ids/counter.model';
 import { hashPassword } from '../shared/secrets';
 import { allocateAlias, linkAliasScope } from './aliases';
+import { behaviourChanges } from './link-behaviour.service';
 import { linkCacheKey } from './link-cache';
 import { findUserDomainByHost } from '../domains/domains.service';
 import { isOwnHost, originsOf, parseShort, resolveRequestedDomain } from './link-domains';
@@ -25,7 +26,7 @@ export interface LinkPage {
   origins: Map<number, string>;
 }
 
-function cacheKeysOf(link: Pick<LinkRecord, 'domainId' | 'alias'>): string[] {
+export function cacheKeysOf(link: Pick<LinkRecord, 'domainId' | 'alias'>): string[] {
   const keys = [linkCacheKey(link.domainId, link.alias)];
   // A branded link also answers on PUBLIC_URL once its domain is gone (see findLinkTarget).
   if (link.domainId !== DEFAULT_DOMAIN_ID) keys.push(linkCacheKey(DEFAULT_DOMAIN_ID, link.alias));
@@ -64,6 +65,8 @@ export async function createLink(
 ): Promise<LinkWithOrigins> {
   const domain = await resolveRequestedDomain(userId, input.domain, publicUrl);
   const domainId = domain?.id ?? DEFAULT_DOMAIN_ID;
+  // Checked before the alias is claimed, so a refused link never uses one up.
+  const behaviour = await behaviourChanges(userId, input, null);
   const alias = await claimAlias(domainId, input.custom);
   const doc = await Link.create({
     id: await nextId('links'),
@@ -75,6 +78,7 @@ export async function createLink(
     description: input.description ?? '',
     expiry: input.expiry ?? null,
     passwordHash: input.password === undefined ? null : await hashPassword(input.password),
+    ...behaviour,
     createdAt: new Date(),
   });
   const link = doc.toObject<LinkRecord>();
@@ -171,7 +175,7 @@ export async function updateLink(
   cache: LinkInvalidator,
 ): Promise<LinkWithOrigins> {
   const link = await findOwned(Link, userId, id, 'Link');
-  const set: Record<string, unknown> = {};
+  const set: Record<string, unknown> = await behaviourChanges(userId, input, link);
   if (input.custom !== undefined && input.custom !== link.alias) {
     set.alias = await claimAlias(link.domainId, input.custom);
     // A link whose branded domain is gone answers on PUBLIC_URL: the alias must be free there too.

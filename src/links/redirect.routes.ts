@@ -5,10 +5,10 @@ import { brandedDomainOf, sendPublicNotFound } from '../shared/http/public-conte
 import { verifyPassword } from '../shared/secrets';
 import { linkCacheFor, linkCacheKey, type LinkTarget } from './link-cache';
 import { DEFAULT_DOMAIN_ID } from './link.model';
-import { findLinkTarget } from './links.service';
 import { PasswordGuard } from './password-guard';
-import { ALIAS_SHAPE, decideRedirect, toLinkTarget } from './redirect';
+import { ALIAS_SHAPE, decideRedirect, loadLinkTarget } from './redirect';
 import { sendLinkGone, sendPasswordForm, sendTooManyAttempts } from './redirect.pages';
+import { visitorResponder, wantsPreview } from './visitor.public';
 
 /**
  * `GET /:alias`, the hot path: in the steady state it reads only the in-process cache, and the
@@ -17,6 +17,7 @@ import { sendLinkGone, sendPasswordForm, sendTooManyAttempts } from './redirect.
 export function redirectRouter(deps: AppDeps): Router {
   const cache = linkCacheFor(deps);
   const guard = new PasswordGuard(deps.redis, deps.keys, (ip) => deps.visits.hashAddress(ip));
+  const visitorPage = visitorResponder(deps);
   const router = Router();
 
   function cacheKeyOf(req: Request, res: Response): string | null {
@@ -32,12 +33,13 @@ export function redirectRouter(deps: AppDeps): Router {
     const alias = req.params.alias as string;
     return cache.resolve(key, async () => {
       assertMongoUp();
-      return toLinkTarget(await findLinkTarget(domainId, alias));
+      return loadLinkTarget(domainId, alias);
     });
   }
 
   /** A bare 302: no content negotiation nor body, since nobody reads a redirect's body. */
   function redirect(req: Request, res: Response, target: LinkTarget): void {
+    if (target.behaviour) return visitorPage(req, res, target);
     // HEAD is what link unfurlers and monitors send: not a visit.
     if (req.method !== 'HEAD') deps.visits.record({ kind: 'link', id: target.id }, req);
     res.statusCode = 302;
@@ -51,7 +53,9 @@ export function redirectRouter(deps: AppDeps): Router {
     if (!target) return sendPublicNotFound(res, req.path);
     const decision = decideRedirect(target, Date.now());
     if (decision.kind === 'gone') return sendLinkGone(res);
-    if (decision.kind === 'password') return sendPasswordForm(res, 200, req.params.alias as string);
+    // Crawlers get the preview tags even of a protected link: they never reveal its target.
+    if (decision.kind === 'password' && !wantsPreview(req, target.behaviour))
+      return sendPasswordForm(res, 200, req.params.alias as string);
     redirect(req, res, target);
   }
 

@@ -1,5 +1,8 @@
+import { linkParameters, loadVisitorBehaviour } from './link-behaviour.service';
 import type { LinkTarget } from './link-cache';
 import type { LinkRecord } from './link.model';
+import { withParameters } from './link-targeting';
+import { findLinkTarget } from './links.service';
 
 /** Custom aliases are 3-64 of these characters and generated ones 7: nothing else is looked up. */
 export const ALIAS_SHAPE = /^[A-Za-z0-9_-]{3,64}$/;
@@ -22,12 +25,21 @@ function headerSafe(url: string): string {
   return /^[\x21-\x7e]+$/.test(url) ? url : encodeURI(url);
 }
 
+/** The link's URL carries its `parameters` already, so a direct link with them stays a bare 302. */
 export function toLinkTarget(link: LinkRecord | null): LinkTarget | null {
   if (!link) return null;
   return {
     id: link.id,
-    url: headerSafe(link.url),
+    url: headerSafe(withParameters(link.url, linkParameters(link))),
     expiresAt: link.expiry ? link.expiry.getTime() : null,
     passwordHash: link.passwordHash ?? null,
   };
+}
+
+/** What the link cache holds for an alias on a domain: the target and its visitor behaviour. */
+export async function loadLinkTarget(domainId: number, alias: string): Promise<LinkTarget | null> {
+  const link = await findLinkTarget(domainId, alias);
+  const target = toLinkTarget(link);
+  if (!link || !target) return null;
+  return { ...target, behaviour: await loadVisitorBehaviour(link) };
 }

@@ -1,5 +1,7 @@
 import { Router } from 'express';
 import { currentUser } from '../auth/auth.middleware';
+import type { AppDeps } from '../deps';
+import { linkCacheFor } from '../links/link-cache';
 import { idParams } from '../shared/http/id-params';
 import { pageQuerySchema, type PageQuery } from '../shared/http/pagination';
 import { sendCreated, sendList, sendMessage } from '../shared/http/responses';
@@ -13,7 +15,8 @@ import {
 } from './pixels.schemas';
 import { createPixel, deletePixel, listPixels, updatePixel } from './pixels.service';
 
-export function pixelsRouter(): Router {
+export function pixelsRouter(deps: AppDeps): Router {
+  const cache = linkCacheFor(deps);
   const router = Router();
 
   router.get('/pixels', validate({ query: pageQuerySchema }), async (req, res) => {
@@ -31,13 +34,13 @@ export function pixelsRouter(): Router {
     '/pixel/:id/update',
     validate({ params: idParams, body: pixelUpdateSchema }),
     async (req, res) => {
-      await updatePixel(currentUser(req).id, Number(req.params.id), req.body as PixelUpdate);
+      await updatePixel(currentUser(req).id, Number(req.params.id), req.body as PixelUpdate, cache);
       sendMessage(res, 'Pixel has been successfully updated.');
     },
   );
 
   router.delete('/pixel/:id/delete', validate({ params: idParams }), async (req, res) => {
-    await deletePixel(currentUser(req).id, Number(req.params.id));
+    await deletePixel(currentUser(req).id, Number(req.params.id), cache);
     sendMessage(res, 'Pixel has been successfully deleted.');
   });
 

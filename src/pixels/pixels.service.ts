@@ -1,4 +1,6 @@
 import type { Model } from 'mongoose';
+import { invalidateLinksUsing, removePixelFromLinks } from '../links/link-usage';
+import type { LinkInvalidator } from '../links/links.service';
 import { notFound, validation } from '../shared/errors/app-error';
 import { deleteOwned, findOwned, listOwned } from '../shared/db/owned';
 import type { PageQuery } from '../shared/http/pagination';
@@ -36,14 +38,26 @@ export async function createPixel(userId: number, input: PixelCreate): Promise<P
 }
 
 /** The tag is judged against the pixel's stored type, which never changes. */
-export async function updatePixel(userId: number, id: number, change: PixelUpdate): Promise<void> {
+export async function updatePixel(
+  userId: number,
+  id: number,
+  change: PixelUpdate,
+  cache: LinkInvalidator,
+): Promise<void> {
   const pixel = await findOwned(ownedPixels, userId, id, LABEL);
   const set: Record<string, string> = { tag: validTag(pixel.type, change.tag) };
   if (change.name !== undefined) set.name = change.name;
   const result = await Pixel.updateOne({ id, userId }, { $set: set });
   if (result.matchedCount === 0) throw notFound(`${LABEL} not found`);
+  await invalidateLinksUsing(cache, userId, { pixelIds: id });
 }
 
-export function deletePixel(userId: number, id: number): Promise<void> {
-  return deleteOwned(ownedPixels, userId, id, LABEL);
+/** Deletes the pixel; the links that fired it stop doing so. */
+export async function deletePixel(
+  userId: number,
+  id: number,
+  cache: LinkInvalidator,
+): Promise<void> {
+  await deleteOwned(ownedPixels, userId, id, LABEL);
+  await removePixelFromLinks(cache, userId, id);
 }

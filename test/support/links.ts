@@ -67,3 +67,18 @@ export async function eventually(
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/** The behaviour fields of a link created without any (a plain direct link). */
+export const DIRECT_LINK_FIELDS = {
+  type: 'direct',
+  splash: null,
+  overlay: null,
+  pixels: [],
+  geotarget: [],
+  devicetarget: [],
+  languagetarget: [],
+  parameters: [],
+  metatitle: '',
+  metadescription: '',
+  metaimage: '',
+};

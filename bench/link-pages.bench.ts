@@ -1,0 +1,287 @@
+import { execFileSync, fork, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { Redis } from 'ioredis';
+import { startEmbeddedMongo } from '../src/shared/infra/embedded-mongo';
+import { connectMongo, disconnectMongo, ensureIndexes } from '../src/shared/infra/mongo';
+import { createRedis, waitForRedis } from '../src/shared/infra/redis';
+import { RedisKeys } from '../src/shared/infra/redis-keys';
+import { visitBacklog } from '../src/shared/visits/visit-drainer';
+import { DRAINER_GROUP, visitStreamKey } from '../src/shared/visits/visit-stream';
+import { createUser } from '../src/users/users.service';
+
+/**
+ * Link behaviour's cost, like for like in one run: the direct link's bare 302 on the code before
+ * link behaviour existed ("before", unpacked from git) and on this checkout ("after"), and a pixel
+ * page against that 302. Each app runs pinned to core 0 (`taskset -c 0`), autocannon to core 1,
+ * in interleaved rounds so that drift on a shared machine hits every side alike.
+ *
+ * BENCH_BASELINE_REF names the "before" commit; by default it is the parent of the commit that
+ * added link behaviour (src/links/link-behaviour.schemas.ts).
+ */
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
+const WARMUP_S = 2;
+const CONNECTIONS = 10;
+const DIRECT_TOLERANCE = 0.05;
+const ROOT = path.resolve(__dirname, '..');
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const BROWSER =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+const hasTaskset = spawnSync('taskset', ['-V']).status === 0;
+
+function git(...args: string[]): string {
+  return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+}
+
+function baselineRef(): string {
+  if (process.env.BENCH_BASELINE_REF) return process.env.BENCH_BASELINE_REF;
+  const added = git(
+    'log',
+    '--diff-filter=A',
+    '--format=%H',
+    '--',
+    'src/links/link-behaviour.schemas.ts',
+  )
+    .split('\n')
+    .filter(Boolean)
+    .at(-1);
+  if (!added) throw new Error('no commit adds link behaviour: set BENCH_BASELINE_REF');
+  return `${added}^`;
+}
+
+/** The baseline's sources in a temporary directory, sharing this checkout's node_modules. */
+function unpack(ref: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkqr-baseline-'));
+  const archive = execFileSync('git', ['archive', ref, 'src', 'tsconfig.json', 'package.json'], {
+    cwd: ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  execFileSync('tar', ['-x', '-C', dir], { input: archive });
+  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+  return dir;
+}
+
+/** Starts a runner from bench/support on core 0; resolves with the port it reports. */
+function startOnCore0(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ child: ChildProcess; port: number }> {
+  const runner = path.join(__dirname, 'support', script);
+  const root = args[0] ?? ROOT;
+  const node = hasTaskset ? 'taskset' : process.execPath;
+  const child = fork(runner, args, {
+    env,
+    cwd: root,
+    execArgv: ['--import', 'tsx'],
+    ...(hasTaskset
+      ? { execPath: node, execArgv: ['-c', '0', process.execPath, '--import', 'tsx'] }
+      : {}),
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      reject(new Error(`${script} ${args.join(' ')} exited with code ${code}`)),
+    );
+    child.on('message', (m: { port: number }) => resolve({ child, port: m.port }));
+  });
+}
+
+function load(url: string, duration: number): Promise<autocannon.Result> {
+  return autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration,
+    headers: { 'user-agent': BROWSER },
+  });
+}
+
+async function api(url: string, key: string, body: Record<string, unknown>, path_: string) {
+  const res = await fetch(`${url}${path_}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (res.status !== 200) throw new Error(`${path_} answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { id: number }).id;
+}
+
+async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+    cursor = next;
+    if (found.length) await redis.del(...found);
+  } while (cursor !== '0');
+}
+
+interface Side {
+  label: string;
+  url: string;
+  status: number;
+  /** Answers per second during the load. */
+  rates: number[];
+  /** Answers per second of load plus the time the drainer then needed to store their clicks. */
+  drained: number[];
+  wrong: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Milliseconds until every queued click has been stored (nothing in the stream nor pending). */
+async function drainTime(redis: Redis, keys: RedisKeys): Promise<number> {
+  const start = Date.now();
+  for (;;) {
+    const backlog = await visitBacklog(redis, keys);
+    const [pending] = (await redis.xpending(visitStreamKey(keys), DRAINER_GROUP)) as [number];
+    if (backlog === 0 && pending === 0) return Date.now() - start;
+    await sleep(20);
+  }
+}
+
+/** The middle round: one disturbed round on a shared machine does not move it. */
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+async function main(): Promise<void> {
+  if (hasTaskset && process.env.BENCH_PINNED !== '1') {
+    // The load generator takes core 1; the apps are started on core 0.
+    const again = spawnSync(
+      'taskset',
+      ['-c', '1', process.execPath, ...process.execArgv, __filename],
+      {
+        stdio: 'inherit',
+        env: { ...process.env, BENCH_PINNED: '1' },
+      },
+    );
+    process.exit(again.status ?? 1);
+  }
+  const runId = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+  const prefix = `linkqr-bench-${runId}:`;
+  const ref = baselineRef();
+  const baseline = unpack(ref);
+  const engine = await startEmbeddedMongo();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: '0',
+    PUBLIC_URL: 'http://linkqr.bench',
+    LOG_LEVEL: 'warn',
+    REDIS_URL,
+    MONGODB_URI: engine.uri,
+    MONGODB_DB: `bench_${runId}`,
+    REDIS_PREFIX: prefix,
+  };
+  const redis = createRedis(REDIS_URL);
+  const children: ChildProcess[] = [];
+  try {
+    await connectMongo(engine.uri, env.MONGODB_DB);
+    await ensureIndexes();
+    await waitForRedis(redis);
+    const beforeApp = await startOnCore0('serve-app.ts', [baseline], env);
+    const afterApp = await startOnCore0('serve-app.ts', [ROOT], env);
+    const drainer = await startOnCore0('drain-visits.ts', [], env);
+    children.push(beforeApp.child, afterApp.child, drainer.child);
+    const keys = new RedisKeys(prefix);
+    const beforeUrl = `http://127.0.0.1:${beforeApp.port}`;
+    const afterUrl = `http://127.0.0.1:${afterApp.port}`;
+
+    const { apiKey } = await createUser({
+      email: `bench-${runId}@example.test`,
+      username: `bench${runId}`,
+      plan: 'bench',
+    });
+    const target = 'https://example.com/landing?utm_source=bench';
+    const pixelId = await api(
+      afterUrl,
+      apiKey,
+      { type: 'fbpixel', name: 'fb', tag: '123456789012345' },
+      '/api/pixel/add',
+    );
+    await api(afterUrl, apiKey, { url: target, custom: `d-${runId}` }, '/api/url/add');
+    await api(
+      afterUrl,
+      apiKey,
+      { url: target, custom: `p-${runId}`, pixels: [pixelId] },
+      '/api/url/add',
+    );
+
+    const side = (label: string, url: string, status: number): Side => ({
+      label,
+      url,
+      status,
+      rates: [],
+      drained: [],
+      wrong: 0,
+    });
+    const sides = [
+      side(`direct 302, before (${ref})`, `${beforeUrl}/d-${runId}`, 302),
+      side('direct 302, after', `${afterUrl}/d-${runId}`, 302),
+      side('pixel page (200), after', `${afterUrl}/p-${runId}`, 200),
+    ];
+    console.log(
+      `${ROUNDS} interleaved rounds of ${DURATION_S} s per side, ${CONNECTIONS} connections; apps ${hasTaskset ? 'on core 0, load on core 1' : 'unpinned (no taskset)'}`,
+    );
+    for (const s of sides) await load(s.url, WARMUP_S);
+    await drainTime(redis, keys);
+    for (let round = 0; round < ROUNDS; round += 1) {
+      for (const side of sides) {
+        const result = await load(side.url, DURATION_S);
+        side.rates.push(result.requests.average);
+        const drainMs = await drainTime(redis, keys);
+        side.drained.push(result.requests.total / (DURATION_S + drainMs / 1000));
+        const stats = result.statusCodeStats as Record<string, { count?: number }> | undefined;
+        const ok = stats?.[String(side.status)]?.count ?? 0;
+        side.wrong += result.requests.total - ok + result.errors;
+      }
+    }
+    for (const s of sides) {
+      console.log(
+        `  ${s.label}: ${fmt(median(s.drained))} clicks/s with their drain (rounds ${s.drained.map(fmt).join(', ')}); ${fmt(median(s.rates))} req/s under load alone; ${s.wrong} unexpected answers`,
+      );
+    }
+    const ratio = (pick: (s: Side) => number[], x: Side, y: Side) =>
+      median(pick(x)) / median(pick(y));
+    const [before, after, pixel] = sides as [Side, Side, Side];
+    const change = ratio((s) => s.drained, after, before) - 1;
+    const verdict =
+      change >= -DIRECT_TOLERANCE
+        ? `no slower than the ${DIRECT_TOLERANCE * 100} % budget allows`
+        : `SLOWER than the ${DIRECT_TOLERANCE * 100} % budget allows`;
+    const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
+    console.log(
+      `direct 302 after/before: ${pct(1 + change)} with drain, ${pct(ratio((s) => s.rates, after, before))} under load alone: ${verdict}`,
+    );
+    console.log(
+      `pixel page / direct 302 (after): ${pct(ratio((s) => s.drained, pixel, after))} with drain, ${pct(ratio((s) => s.rates, pixel, after))} under load alone`,
+    );
+    if (sides.some((s) => s.wrong > 0)) process.exitCode = 1;
+  } finally {
+    // Stopped before their keys go, so the drainer never reads a stream that was just deleted.
+    await Promise.all(
+      children.map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            child.once('exit', () => resolve());
+            child.kill('SIGTERM');
+          }),
+      ),
+    );
+    await deleteKeys(redis, prefix).catch(() => undefined);
+    redis.disconnect();
+    await disconnectMongo();
+    await engine.stop();
+    fs.rmSync(baseline, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error('link pages bench failed:', err);
+  process.exit(1);
+});

@@ -1,0 +1,26 @@
+import { loadConfig } from '../../src/config';
+import { createLogger } from '../../src/shared/infra/logger';
+import { connectMongo } from '../../src/shared/infra/mongo';
+import { createWorkerRedis } from '../../src/shared/infra/redis';
+import { RedisKeys } from '../../src/shared/infra/redis-keys';
+import { VisitDrainer } from '../../src/shared/visits/visit-drainer';
+
+/** The worker's visit drainer on its own, for benchmarks that charge each click its drain. */
+async function main(): Promise<void> {
+  const config = loadConfig(process.env);
+  await connectMongo(process.env.MONGODB_URI as string, config.mongodbDbName);
+  const drainer = new VisitDrainer({
+    redis: createWorkerRedis(config.redisUrl),
+    keys: new RedisKeys(config.redisPrefix),
+    logger: createLogger('warn', 'linkqr-bench-drainer'),
+  });
+  drainer.start();
+  process.send?.({ port: 0 });
+  process.on('disconnect', () => process.exit(0));
+  process.on('SIGTERM', () => process.exit(0));
+}
+
+main().catch((err: unknown) => {
+  console.error('bench drainer failed:', err);
+  process.exit(1);
+});

@@ -1,0 +1,42 @@
+import type { LinkRecord } from './link.model';
+import { linkParameters } from './link-behaviour.service';
+
+/** The behaviour fields of a link in list items and details, under GemPixel's names. */
+export function presentLinkBehaviour(link: LinkRecord) {
+  return {
+    type: link.type ?? 'direct',
+    splash: link.splashId ?? null,
+    overlay: link.overlayId ?? null,
+    pixels: link.pixelIds ?? [],
+    geotarget: (link.geotarget ?? []).map((r) => ({ location: r.location, link: r.link })),
+    devicetarget: (link.devicetarget ?? []).map((r) => ({ device: r.device, link: r.link })),
+    languagetarget: (link.languagetarget ?? []).map((r) => ({
+      language: r.language,
+      link: r.link,
+    })),
+    parameters: linkParameters(link),
+    metatitle: link.metatitle ?? '',
+    metadescription: link.metadescription ?? '',
+    metaimage: link.metaimage ?? '',
+  };
+}
+
+/** The first link per key, as a map (a later rule for the same key never matches). */
+function firstPerKey(rules: Array<[string, string]>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, link] of rules) if (!(key in out)) out[key] = link;
+  return out;
+}
+
+/**
+ * GemPixel's details also show the targeting as maps, `location` by country and `device` by
+ * lower-cased device name (its connector's sample has `device.iphone`).
+ */
+export function presentTargetingMaps(link: LinkRecord) {
+  return {
+    location: firstPerKey((link.geotarget ?? []).map((r) => [r.location ?? '', r.link ?? ''])),
+    device: firstPerKey(
+      (link.devicetarget ?? []).map((r) => [(r.device ?? '').toLowerCase(), r.link ?? '']),
+    ),
+  };
+}

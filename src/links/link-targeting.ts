@@ -1,0 +1,158 @@
+import { UAParser } from 'ua-parser-js';
+import { countryName, UNKNOWN_COUNTRY } from '../shared/visits/visit-capture';
+
+/** The device names GemPixel documents for `devicetarget`, as stored and returned. */
+export const DEVICES = [
+  'iPhone',
+  'iPad',
+  'Android',
+  'Windows Phone',
+  'Windows',
+  'Mac',
+  'Linux',
+  'Chrome OS',
+  'Blackberry',
+] as const;
+export type Device = (typeof DEVICES)[number];
+
+const languageNames = new Intl.DisplayNames(['en'], { type: 'language' });
+
+/** English country name -> itself, lower-cased, for every ISO 3166-1 alpha-2 code Node knows. */
+const countriesByName: ReadonlyMap<string, string> = (() => {
+  const byName = new Map<string, string>();
+  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  for (const a of letters) {
+    for (const b of letters) {
+      const name = countryName(a + b);
+      if (name !== UNKNOWN_COUNTRY) byName.set(name.toLowerCase(), name);
+    }
+  }
+  return byName;
+})();
+
+/** The English country name for an ISO code or a name (any case); null when it names none. */
+export function canonicalCountry(location: string): string | null {
+  const value = location.trim();
+  if (/^[A-Za-z]{2}$/.test(value)) {
+    const name = countryName(value);
+    return name === UNKNOWN_COUNTRY ? null : name;
+  }
+  return countriesByName.get(value.toLowerCase()) ?? null;
+}
+
+export function canonicalDevice(device: string): Device | null {
+  const wanted = device.trim().toLowerCase();
+  return DEVICES.find((d) => d.toLowerCase() === wanted) ?? null;
+}
+
+/** A lower-case ISO 639 code (`en`, `pt`), from a code or a tag such as `pt-BR`; null if unknown. */
+export function canonicalLanguage(language: string): string | null {
+  const code = language.trim().toLowerCase().split(/[-_]/)[0] ?? '';
+  if (!/^[a-z]{2,3}$/.test(code)) return null;
+  try {
+    const name = languageNames.of(code);
+    return name && name !== code ? code : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The one device name a User-Agent maps to, or null. */
+export function deviceOf(userAgent: string): Device | null {
+  if (!userAgent) return null;
+  const { device, os } = new UAParser(userAgent).getResult();
+  if (device.model === 'iPhone') return 'iPhone';
+  if (device.model === 'iPad') return 'iPad';
+  const name = (os.name ?? '').toLowerCase();
+  if (name === 'ios') return 'iPhone';
+  if (name === 'android') return 'Android';
+  if (name.startsWith('windows phone') || name === 'windows mobile') return 'Windows Phone';
+  if (name === 'windows') return 'Windows';
+  if (name === 'mac os' || name === 'macos') return 'Mac';
+  if (name === 'chromium os' || name === 'chrome os') return 'Chrome OS';
+  if (name === 'blackberry' || name === 'rim tablet os') return 'Blackberry';
+  if (['linux', 'ubuntu', 'debian', 'fedora', 'arch', 'mint', 'gentoo'].includes(name))
+    return 'Linux';
+  return null;
+}
+
+/** The visitor's most preferred language (highest q in Accept-Language), as an ISO 639 code. */
+export function preferredLanguage(acceptLanguage: string | undefined): string | null {
+  if (!acceptLanguage) return null;
+  let best: { code: string; q: number } | null = null;
+  for (const part of acceptLanguage.slice(0, 512).split(',')) {
+    const [tag = '', ...params] = part.trim().split(';');
+    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const q = qParam ? Number(qParam.slice(2)) : 1;
+    const code = tag === '*' ? null : canonicalLanguage(tag);
+    if (code && Number.isFinite(q) && q > 0 && (!best || q > best.q)) best = { code, q };
+  }
+  return best?.code ?? null;
+}
+
+/**
+ * The target URL with the link's parameters appended, keeping the target's own query (byte for
+ * byte) and fragment; a parameter the target already sets keeps the target's value.
+ */
+export function withParameters(
+  url: string,
+  parameters: ReadonlyArray<{ name: string; value: string }>,
+): string {
+  if (!parameters.length) return url;
+  const hashAt = url.indexOf('#');
+  const base = hashAt === -1 ? url : url.slice(0, hashAt);
+  const fragment = hashAt === -1 ? '' : url.slice(hashAt);
+  let existing: URLSearchParams;
+  try {
+    existing = new URL(base).searchParams;
+  } catch {
+    return url;
+  }
+  const added = parameters
+    .filter((p) => !existing.has(p.name))
+    .map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(p.value)}`);
+  if (!added.length) return url;
+  const separator = base.includes('?')
+    ? base.endsWith('?') || base.endsWith('&')
+      ? ''
+      : '&'
+    : '?';
+  return `${base}${separator}${added.join('&')}${fragment}`;
+}
+
+/** What targeting looks at for one request. */
+export interface Visitor {
+  country: string;
+  userAgent: string;
+  acceptLanguage: string | undefined;
+}
+
+export interface Targeting {
+  geotarget: ReadonlyArray<{ location: string; url: string }>;
+  devicetarget: ReadonlyArray<{ device: string; url: string }>;
+  languagetarget: ReadonlyArray<{ language: string; url: string }>;
+}
+
+/**
+ * Country rules first, then device rules, then language rules; within each list the first rule
+ * that matches wins. Null when none matches (the link's own URL applies). Each property of the
+ * visitor is derived only when a rule needs it.
+ */
+export function pickTarget(targeting: Targeting, visitor: () => Visitor): string | null {
+  const { geotarget, devicetarget, languagetarget } = targeting;
+  if (!geotarget.length && !devicetarget.length && !languagetarget.length) return null;
+  const who = visitor();
+  const geo = geotarget.find((r) => r.location === who.country);
+  if (geo) return geo.url;
+  if (devicetarget.length) {
+    const device = deviceOf(who.userAgent);
+    const rule = device && devicetarget.find((r) => r.device === device);
+    if (rule) return rule.url;
+  }
+  if (languagetarget.length) {
+    const language = preferredLanguage(who.acceptLanguage);
+    const rule = language && languagetarget.find((r) => r.language === language);
+    if (rule) return rule.url;
+  }
+  return null;
+}

@@ -1,0 +1,99 @@
+import express, { Router, type ErrorRequestHandler, type Request } from 'express';
+import type { AppDeps } from '../deps';
+import { linkCacheFor, linkCacheKey } from '../links/link-cache';
+import { DEFAULT_DOMAIN_ID } from '../links/link.model';
+import { ALIAS_SHAPE, decideRedirect, loadLinkTarget } from '../links/redirect';
+import { contactAnswerPage } from '../links/visitor-pages';
+import { sendVisitorPage } from '../links/visitor.public';
+import { AppError, notFound, tooManyRequests, validation } from '../shared/errors/app-error';
+import { toAppError } from '../shared/errors/error-handler';
+import { brandedDomainOf } from '../shared/http/public-context';
+import { assertMongoUp } from '../shared/infra/dependencies';
+import { contactTokenValid } from './contact-token';
+import { storeContactResponse } from './overlay-responses.service';
+import { contactFormSchema, type ContactForm } from './overlays.schemas';
+
+/** Messages one visitor may send through one overlay per window. */
+export const CONTACT_LIMIT = { perVisitor: 5, windowSeconds: 10 * 60 };
+
+const THANKS = 'Thank you, your message has been sent.';
+
+/**
+ * `POST /:alias/contact`: a contact overlay's form. It must carry the token of a page this
+ * service served for that link (at most two hours ago), fit in 8 kB, and a visitor may send
+ * only a few per window. Script-driven forms get JSON, plain form posts a small page.
+ */
+export function overlaysPublicRouter(deps: AppDeps): Router {
+  const cache = linkCacheFor(deps);
+  const hash = (text: string) => deps.visits.hashAddress(text);
+  const router = Router();
+
+  async function underLimit(overlayId: number, req: Request): Promise<void> {
+    const key = deps.keys.key('overlays', 'contact', overlayId, hash(req.ip ?? 'unknown'));
+    // A fixed window from the first message: created with its expiry, then counted.
+    const replies = (await deps.redis
+      .multi()
+      .set(key, 0, 'EX', CONTACT_LIMIT.windowSeconds, 'NX')
+      .incr(key)
+      .exec()) as Array<[Error | null, unknown]>;
+    const count = Number(replies[1]?.[1] ?? 0);
+    if (count > CONTACT_LIMIT.perVisitor) {
+      const ttl = await deps.redis.ttl(key);
+      throw tooManyRequests(
+        'Too many messages, try again later.',
+        ttl > 0 ? ttl : CONTACT_LIMIT.windowSeconds,
+      );
+    }
+  }
+
+  router.post(
+    '/:alias/contact',
+    express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 10 }),
+    async (req, res) => {
+      const alias = req.params.alias;
+      if (!ALIAS_SHAPE.test(alias)) throw notFound();
+      const domainId = brandedDomainOf(res)?.id ?? DEFAULT_DOMAIN_ID;
+      const target = await cache.resolve(linkCacheKey(domainId, alias), async () => {
+        assertMongoUp();
+        return loadLinkTarget(domainId, alias);
+      });
+      const behaviour = target?.behaviour;
+      const overlay = behaviour?.type === 'overlay' ? behaviour.overlay : null;
+      if (!target || overlay?.type !== 'contact') throw notFound();
+      if (decideRedirect(target, Date.now()).kind === 'gone') throw notFound();
+      const { error, value } = contactFormSchema.validate(req.body ?? {}, {
+        stripUnknown: true,
+        abortEarly: true,
+      });
+      if (error) throw validation(error.details[0]?.message.replace(/"/g, '') ?? error.message);
+      const form = value as ContactForm;
+      if (!contactTokenValid(hash, form.token, target.id, overlay.id, Date.now()))
+        throw new AppError(
+          403,
+          'bad_token',
+          'This form has expired: reload the page and try again.',
+        );
+      await underLimit(overlay.id, req);
+      const { name, email, message } = form;
+      if (!(await storeContactResponse(overlay.id, target.id, { name, email, message })))
+        throw notFound();
+      if (req.accepts(['html', 'json']) === 'json') {
+        res.json({ error: 0, message: THANKS });
+        return;
+      }
+      sendVisitorPage(res, contactAnswerPage(THANKS, target.url));
+    },
+  );
+
+  // The page's script reads failures as JSON (visitors' errors are otherwise HTML pages).
+  const jsonErrors: ErrorRequestHandler = (err, req, res, next) => {
+    if (req.accepts(['html', 'json']) !== 'json') return next(err);
+    const error = toAppError(err);
+    if (error.status >= 500) return next(err);
+    for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+    res.status(error.status).json({ error: 1, message: error.message });
+  };
+  router.use('/:alias/contact', jsonErrors);
+
+  return router;
+}
