@@ -29,6 +29,12 @@ export interface Config {
   readonly qrConcurrency: number;
   /** Where `npm start` leaves the embedded engine's address for the CLI. */
   readonly runtimeDir: string;
+  /** Browser origins allowed to call /api (`*` for any); empty: none. */
+  readonly corsOrigins: readonly string[];
+  /** When set, `GET /metrics` requires `Authorization: Bearer <token>`. */
+  readonly metricsToken: string | undefined;
+  /** The worker's HTTP port for /metrics and /healthz. */
+  readonly workerPort: number;
 }
 
 const planMap = Joi.object().pattern(
@@ -70,6 +76,9 @@ const schema = Joi.object({
   LOGO_ALLOW_PRIVATE: Joi.string().valid('0', '1', 'true', 'false').default('0'),
   QR_CONCURRENCY: Joi.number().integer().min(1).max(64).default(4),
   RUNTIME_DIR: Joi.string().default('./data'),
+  CORS_ORIGINS: Joi.string().allow('').default(''),
+  METRICS_TOKEN: Joi.string().min(16),
+  WORKER_PORT: Joi.number().port().default(3001),
 }).unknown(true);
 
 export class ConfigError extends Error {
@@ -90,6 +99,29 @@ function parsePlanLimits(raw: string): Record<string, number> {
     );
   }
   return value as Record<string, number>;
+}
+
+/** `https://app.example.com, http://localhost:5173` -> origins as browsers send them; `*` is any. */
+function parseCorsOrigins(raw: string): string[] {
+  const entries = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return entries.map((entry) => {
+    if (entry === '*') return entry;
+    let url: URL;
+    try {
+      url = new URL(entry);
+    } catch {
+      throw new ConfigError(
+        `CORS_ORIGINS: ${entry} is not an origin such as https://app.example.com`,
+      );
+    }
+    if (!['http:', 'https:'].includes(url.protocol) || url.origin !== entry.replace(/\/$/, '')) {
+      throw new ConfigError(`CORS_ORIGINS: ${entry} must be an origin (scheme, host, port) only`);
+    }
+    return url.origin;
+  });
 }
 
 /** Reads and validates the environment once; pure, so tests can build any config they need. */
@@ -123,6 +155,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     LOGO_ALLOW_PRIVATE: string;
     QR_CONCURRENCY: number;
     RUNTIME_DIR: string;
+    CORS_ORIGINS: string;
+    METRICS_TOKEN?: string;
+    WORKER_PORT: number;
   };
   const publicUrl = (v.PUBLIC_URL ?? `http://localhost:${v.PORT}`).replace(/\/+$/, '');
   return Object.freeze({
@@ -153,6 +188,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logoAllowPrivate: v.LOGO_ALLOW_PRIVATE === '1' || v.LOGO_ALLOW_PRIVATE === 'true',
     qrConcurrency: v.QR_CONCURRENCY,
     runtimeDir: v.RUNTIME_DIR,
+    corsOrigins: Object.freeze(parseCorsOrigins(v.CORS_ORIGINS)),
+    metricsToken: v.METRICS_TOKEN,
+    workerPort: v.WORKER_PORT,
   });
 }
 

@@ -3,17 +3,51 @@ import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
 import { idParams } from '../shared/http/id-params';
 import { pageQuerySchema, type PageQuery } from '../shared/http/pagination';
-import { sendCreated, sendList, sendMessage } from '../shared/http/responses';
-import { validate, validatedQuery } from '../shared/http/validate';
+import {
+  createdResponse,
+  listResponse,
+  messageResponse,
+  sendCreated,
+  sendList,
+  sendMessage,
+  urlJson,
+} from '../shared/http/responses';
+import { endpoint } from '../shared/http/endpoint';
+import { validatedQuery } from '../shared/http/validate';
 import { bioPageUrl } from './bio-url';
-import { presentBio } from './bio.presenter';
+import { bioJson, presentBio } from './bio.presenter';
 import { bioCreateSchema, type BioCreate } from './bio.schemas';
 import { createBioPage, deleteBioPage, listBioPages } from './bio.service';
+
+const tag = 'Bio pages';
+
+const api = {
+  list: endpoint({
+    tag,
+    summary: 'List your bio pages',
+    query: pageQuerySchema,
+    responses: { 200: listResponse('bios', bioJson, 'A page of bio pages') },
+  }),
+  add: endpoint({
+    tag,
+    summary: 'Create a bio page',
+    body: bioCreateSchema,
+    example: { name: 'Ada', alias: 'ada', links: [{ title: 'Blog', url: 'https://ada.example' }] },
+    responses: { 200: createdResponse({ link: urlJson }, 'The new bio page') },
+    errors: [409],
+  }),
+  delete: endpoint({
+    tag,
+    summary: 'Delete a bio page',
+    params: idParams,
+    responses: { 200: messageResponse('Deleted') },
+  }),
+};
 
 export function bioRouter({ config }: AppDeps): Router {
   const router = Router();
 
-  router.get('/bio', validate({ query: pageQuerySchema }), async (req, res) => {
+  router.get('/bio', api.list, async (req, res) => {
     const query = validatedQuery<PageQuery>(res);
     const { items, total } = await listBioPages(currentUser(req).id, query);
     sendList(
@@ -25,12 +59,12 @@ export function bioRouter({ config }: AppDeps): Router {
     );
   });
 
-  router.post('/bio/add', validate({ body: bioCreateSchema }), async (req, res) => {
+  router.post('/bio/add', api.add, async (req, res) => {
     const bio = await createBioPage(currentUser(req).id, req.body as BioCreate);
     sendCreated(res, { id: bio.id, link: bioPageUrl(config.publicUrl, bio.alias) });
   });
 
-  router.delete('/bio/:id/delete', validate({ params: idParams }), async (req, res) => {
+  router.delete('/bio/:id/delete', api.delete, async (req, res) => {
     await deleteBioPage(currentUser(req).id, Number(req.params.id));
     sendMessage(res, 'Bio page has been successfully deleted.');
   });

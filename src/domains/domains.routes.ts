@@ -3,10 +3,18 @@ import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
 import { idParams } from '../shared/http/id-params';
 import { pageQuerySchema, type PageQuery } from '../shared/http/pagination';
-import { sendCreated, sendList, sendMessage } from '../shared/http/responses';
-import { validate, validatedQuery } from '../shared/http/validate';
+import {
+  createdResponse,
+  listResponse,
+  messageResponse,
+  sendCreated,
+  sendList,
+  sendMessage,
+} from '../shared/http/responses';
+import { endpoint } from '../shared/http/endpoint';
+import { validatedQuery } from '../shared/http/validate';
 import { domainVerifier, systemResolver } from './domain-check';
-import { presentDomain } from './domains.presenter';
+import { domainJson, presentDomain } from './domains.presenter';
 import {
   domainCreateSchema,
   domainUpdateSchema,
@@ -15,31 +23,60 @@ import {
 } from './domains.schemas';
 import { createDomain, deleteDomain, listDomains, updateDomain } from './domains.service';
 
+const tag = 'Branded domains';
+
+const api = {
+  list: endpoint({
+    tag,
+    summary: 'List your branded domains',
+    query: pageQuerySchema,
+    responses: { 200: listResponse('domains', domainJson, 'A page of domains') },
+  }),
+  add: endpoint({
+    tag,
+    summary: 'Add a branded domain',
+    description: 'The domain must already point to this service (DNS A, AAAA or CNAME).',
+    body: domainCreateSchema,
+    example: { domain: 'https://go.example.com', redirectroot: 'https://example.com' },
+    responses: { 200: createdResponse({}, 'The new domain') },
+    errors: [409],
+  }),
+  update: endpoint({
+    tag,
+    summary: "Change where a domain's root and unknown paths redirect",
+    params: idParams,
+    body: domainUpdateSchema,
+    responses: { 200: messageResponse('Updated') },
+  }),
+  delete: endpoint({
+    tag,
+    summary: 'Delete a branded domain',
+    params: idParams,
+    responses: { 200: messageResponse('Deleted') },
+  }),
+};
+
 export function domainsRouter(deps: AppDeps): Router {
   const router = Router();
   const verify = domainVerifier(deps.config, deps.domainResolver ?? systemResolver());
 
-  router.get('/domains', validate({ query: pageQuerySchema }), async (req, res) => {
+  router.get('/domains', api.list, async (req, res) => {
     const query = validatedQuery<PageQuery>(res);
     const { items, total } = await listDomains(currentUser(req).id, query);
     sendList(res, 'domains', items.map(presentDomain), total, query);
   });
 
-  router.post('/domain/add', validate({ body: domainCreateSchema }), async (req, res) => {
+  router.post('/domain/add', api.add, async (req, res) => {
     const domain = await createDomain(currentUser(req).id, req.body as DomainCreate, verify);
     sendCreated(res, { id: domain.id });
   });
 
-  router.put(
-    '/domain/:id/update',
-    validate({ params: idParams, body: domainUpdateSchema }),
-    async (req, res) => {
-      await updateDomain(currentUser(req).id, Number(req.params.id), req.body as DomainUpdate);
-      sendMessage(res, 'Domain has been successfully updated.');
-    },
-  );
+  router.put('/domain/:id/update', api.update, async (req, res) => {
+    await updateDomain(currentUser(req).id, Number(req.params.id), req.body as DomainUpdate);
+    sendMessage(res, 'Domain has been successfully updated.');
+  });
 
-  router.delete('/domain/:id/delete', validate({ params: idParams }), async (req, res) => {
+  router.delete('/domain/:id/delete', api.delete, async (req, res) => {
     await deleteDomain(currentUser(req).id, Number(req.params.id));
     sendMessage(res, 'Domain has been successfully deleted.');
   });

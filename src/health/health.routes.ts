@@ -1,5 +1,8 @@
 import { Router } from 'express';
+import Joi from 'joi';
 import type { AppDeps } from '../deps';
+import { endpoint } from '../shared/http/endpoint';
+import { record } from '../shared/http/responses';
 import { pingMongo } from '../shared/infra/mongo';
 
 async function probe(check: () => Promise<unknown>, timeoutMs = 2000): Promise<'up' | 'down'> {
@@ -17,15 +20,43 @@ async function probe(check: () => Promise<unknown>, timeoutMs = 2000): Promise<'
   }
 }
 
+const state = Joi.string().valid('up', 'down');
+const readiness = record({
+  status: Joi.string().valid('ready', 'unavailable'),
+  mongodb: state,
+  redis: state,
+});
+
+const probes = {
+  live: endpoint({
+    tag: 'Operations',
+    summary: 'Liveness: the process answers',
+    responses: {
+      200: {
+        description: 'Alive',
+        schema: record({ status: Joi.string().valid('ok'), uptime: Joi.number().integer() }),
+      },
+    },
+  }),
+  ready: endpoint({
+    tag: 'Operations',
+    summary: 'Readiness: MongoDB and Redis answer',
+    responses: {
+      200: { description: 'Ready', schema: readiness },
+      503: { description: 'A dependency is down', schema: readiness },
+    },
+  }),
+};
+
 /** Liveness and readiness probes: outside /api, no key, no rate limit. */
 export function healthRouter({ redis }: AppDeps): Router {
   const router = Router();
 
-  router.get('/healthz', (_req, res) => {
+  router.get('/healthz', probes.live, (_req, res) => {
     res.json({ status: 'ok', uptime: Math.round(process.uptime()) });
   });
 
-  router.get('/readyz', async (_req, res) => {
+  router.get('/readyz', probes.ready, async (_req, res) => {
     const [mongodb, redisState] = await Promise.all([probe(pingMongo), probe(() => redis.ping())]);
     const ready = mongodb === 'up' && redisState === 'up';
     res

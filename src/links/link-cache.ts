@@ -1,6 +1,9 @@
 import type { Redis } from 'ioredis';
 import type { AppDeps } from '../deps';
 import type { Logger } from '../shared/infra/logger';
+import { cacheCounters } from '../shared/metrics/process-metrics';
+
+const lookups = cacheCounters('link');
 
 /** What the redirect needs to answer a visitor, without touching MongoDB. */
 export interface LinkTarget {
@@ -70,9 +73,12 @@ export class LinkCache {
   peek(key: string): LinkTarget | null | undefined {
     this.start();
     const hit = this.entries.get(key);
-    if (!hit) return undefined;
-    if (this.live && Date.now() - hit.storedAt < this.ttlOf(hit)) return hit.target;
-    this.entries.delete(key);
+    if (hit && this.live && Date.now() - hit.storedAt < this.ttlOf(hit)) {
+      lookups.hit.inc();
+      return hit.target;
+    }
+    lookups.miss.inc();
+    if (hit) this.entries.delete(key);
     return undefined;
   }
 

@@ -16,7 +16,7 @@ export async function resolveRequestedDomain(
 ): Promise<LinkDomain | null> {
   if (domain === undefined) return null;
   const owned = await findUserDomain(userId, domain);
-  if (!owned) throw validation('domain must be one of your branded domains');
+  if (!owned) throw validation('domain must be one of your branded domains', 'domain');
   return owned;
 }
 

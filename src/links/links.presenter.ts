@@ -1,4 +1,6 @@
+import Joi from 'joi';
 import { formatDateTime, formatOptionalDateTime } from '../shared/format/dates';
+import { dateTimeJson, idJson, record, urlJson } from '../shared/http/responses';
 import type { LinkRecord } from './link.model';
 import { shortUrlOf } from './short-url';
 
@@ -33,3 +35,21 @@ export function presentLinkDetails(
     password: Boolean(link.passwordHash),
   };
 }
+
+const linkFields = {
+  id: idJson,
+  alias: Joi.string().example('spring'),
+  shorturl: urlJson.example('https://go.example.com/spring'),
+  longurl: urlJson,
+  title: Joi.string().allow(''),
+  clicks: Joi.number().integer().min(0),
+  date: dateTimeJson,
+};
+
+export const linkJson = record(linkFields);
+
+export const linkDetailsJson = record({
+  ...linkFields,
+  expiry: dateTimeJson.allow(null),
+  password: Joi.boolean().description('whether visitors must enter a password'),
+});

@@ -3,10 +3,22 @@ import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
 import { idParams } from '../shared/http/id-params';
 import { pageQuerySchema, type PageQuery } from '../shared/http/pagination';
-import { sendCreated, sendData, sendList, sendMessage } from '../shared/http/responses';
-import { validate, validatedQuery } from '../shared/http/validate';
+import {
+  createdResponse,
+  dataResponse,
+  listResponse,
+  messageResponse,
+  sendCreated,
+  sendData,
+  sendList,
+  sendMessage,
+  urlJson,
+} from '../shared/http/responses';
+import { statisticsJson } from '../shared/visits/visits.types';
+import { endpoint } from '../shared/http/endpoint';
+import { validatedQuery } from '../shared/http/validate';
 import { linkCacheFor } from './link-cache';
-import { presentLink, presentLinkDetails } from './links.presenter';
+import { linkDetailsJson, linkJson, presentLink, presentLinkDetails } from './links.presenter';
 import {
   linkCreateSchema,
   linkUpdateSchema,
@@ -16,12 +28,53 @@ import {
 import { createLink, deleteLink, getLink, listLinks, updateLink } from './links.service';
 import { shortUrlOf } from './short-url';
 
+const tag = 'Links';
+
+/** Each route's validation and OpenAPI declaration. */
+const api = {
+  list: endpoint({
+    tag,
+    summary: 'List your short links',
+    query: pageQuerySchema,
+    responses: { 200: listResponse('urls', linkJson, 'A page of links, newest first') },
+  }),
+  get: endpoint({
+    tag,
+    summary: 'One short link with its statistics',
+    params: idParams,
+    responses: {
+      200: dataResponse({ details: linkDetailsJson, data: statisticsJson }, 'The link'),
+    },
+  }),
+  add: endpoint({
+    tag,
+    summary: 'Shorten a URL',
+    body: linkCreateSchema,
+    example: { url: 'https://example.com/spring-sale', custom: 'spring', title: 'Spring sale' },
+    responses: { 200: createdResponse({ shorturl: urlJson }, 'The new short link') },
+    errors: [409],
+  }),
+  update: endpoint({
+    tag,
+    summary: 'Change a short link',
+    params: idParams,
+    body: linkUpdateSchema,
+    responses: { 200: messageResponse('Updated') },
+  }),
+  delete: endpoint({
+    tag,
+    summary: 'Delete a short link and its statistics',
+    params: idParams,
+    responses: { 200: messageResponse('Deleted') },
+  }),
+};
+
 export function linksRouter(deps: AppDeps): Router {
   const { publicUrl } = deps.config;
   const cache = linkCacheFor(deps);
   const router = Router();
 
-  router.get('/urls', validate({ query: pageQuerySchema }), async (req, res) => {
+  router.get('/urls', api.list, async (req, res) => {
     const query = validatedQuery<PageQuery>(res);
     const { items, total, origins } = await listLinks(currentUser(req).id, query);
     const clicks = await deps.visits.getClickCounts(
@@ -32,27 +85,23 @@ export function linksRouter(deps: AppDeps): Router {
     sendList(res, 'urls', urls, total, query);
   });
 
-  router.get('/url/:id', validate({ params: idParams }), async (req, res) => {
+  router.get('/url/:id', api.get, async (req, res) => {
     const { link, origins } = await getLink(currentUser(req).id, Number(req.params.id));
     const data = await deps.visits.getStatistics({ kind: 'link', id: link.id });
     sendData(res, { details: presentLinkDetails(link, origins, publicUrl, data.clicks), data });
   });
 
-  router.post('/url/add', validate({ body: linkCreateSchema }), async (req, res) => {
+  router.post('/url/add', api.add, async (req, res) => {
     const { link, origins } = await createLink(currentUser(req).id, req.body as LinkCreate, cache);
     sendCreated(res, { id: link.id, shorturl: shortUrlOf(link, origins, publicUrl) });
   });
 
-  router.put(
-    '/url/:id/update',
-    validate({ params: idParams, body: linkUpdateSchema }),
-    async (req, res) => {
-      await updateLink(currentUser(req).id, Number(req.params.id), req.body as LinkUpdate, cache);
-      sendMessage(res, 'Link has been successfully updated.');
-    },
-  );
+  router.put('/url/:id/update', api.update, async (req, res) => {
+    await updateLink(currentUser(req).id, Number(req.params.id), req.body as LinkUpdate, cache);
+    sendMessage(res, 'Link has been successfully updated.');
+  });
 
-  router.delete('/url/:id/delete', validate({ params: idParams }), async (req, res) => {
+  router.delete('/url/:id/delete', api.delete, async (req, res) => {
     await deleteLink(currentUser(req).id, Number(req.params.id), cache, deps.visits);
     sendMessage(res, 'Link has been successfully deleted.');
   });

@@ -1,5 +1,7 @@
+import Joi from 'joi';
 import { formatDateTime } from '../shared/format/dates';
-import type { OverlayRecord } from './overlay.model';
+import { dateTimeJson, idJson, record } from '../shared/http/responses';
+import { OVERLAY_TYPES, type OverlayRecord } from './overlay.model';
 
 /** A CTA overlay as the spec lists it (4.5). */
 export function presentOverlay(overlay: OverlayRecord) {
@@ -10,3 +12,10 @@ export function presentOverlay(overlay: OverlayRecord) {
     date: formatDateTime(overlay.createdAt),
   };
 }
+
+export const overlayJson = record({
+  id: idJson,
+  type: Joi.string().valid(...OVERLAY_TYPES),
+  name: Joi.string(),
+  date: dateTimeJson,
+});

@@ -2,9 +2,17 @@ import { Router } from 'express';
 import { currentUser } from '../auth/auth.middleware';
 import { idParams } from '../shared/http/id-params';
 import { pageQuerySchema, type PageQuery } from '../shared/http/pagination';
-import { sendCreated, sendList, sendMessage } from '../shared/http/responses';
-import { validate, validatedQuery } from '../shared/http/validate';
-import { presentPixel } from './pixels.presenter';
+import {
+  createdResponse,
+  listResponse,
+  messageResponse,
+  sendCreated,
+  sendList,
+  sendMessage,
+} from '../shared/http/responses';
+import { endpoint } from '../shared/http/endpoint';
+import { validatedQuery } from '../shared/http/validate';
+import { pixelJson, presentPixel } from './pixels.presenter';
 import {
   pixelCreateSchema,
   pixelUpdateSchema,
@@ -13,30 +21,57 @@ import {
 } from './pixels.schemas';
 import { createPixel, deletePixel, listPixels, updatePixel } from './pixels.service';
 
+const tag = 'Pixels';
+
+const api = {
+  list: endpoint({
+    tag,
+    summary: 'List your tracking pixels',
+    query: pageQuerySchema,
+    responses: { 200: listResponse('pixels', pixelJson, 'A page of pixels') },
+  }),
+  add: endpoint({
+    tag,
+    summary: 'Add a tracking pixel',
+    body: pixelCreateSchema,
+    example: { type: 'gapixel', name: 'Main GA4', tag: 'G-ABC123XYZ' },
+    responses: { 200: createdResponse({}, 'The new pixel') },
+  }),
+  update: endpoint({
+    tag,
+    summary: "Change a pixel's name or tag",
+    params: idParams,
+    body: pixelUpdateSchema,
+    responses: { 200: messageResponse('Updated') },
+  }),
+  delete: endpoint({
+    tag,
+    summary: 'Delete a pixel',
+    params: idParams,
+    responses: { 200: messageResponse('Deleted') },
+  }),
+};
+
 export function pixelsRouter(): Router {
   const router = Router();
 
-  router.get('/pixels', validate({ query: pageQuerySchema }), async (req, res) => {
+  router.get('/pixels', api.list, async (req, res) => {
     const query = validatedQuery<PageQuery>(res);
     const { items, total } = await listPixels(currentUser(req).id, query);
     sendList(res, 'pixels', items.map(presentPixel), total, query);
   });
 
-  router.post('/pixel/add', validate({ body: pixelCreateSchema }), async (req, res) => {
+  router.post('/pixel/add', api.add, async (req, res) => {
     const pixel = await createPixel(currentUser(req).id, req.body as PixelCreate);
     sendCreated(res, { id: pixel.id });
   });
 
-  router.put(
-    '/pixel/:id/update',
-    validate({ params: idParams, body: pixelUpdateSchema }),
-    async (req, res) => {
-      await updatePixel(currentUser(req).id, Number(req.params.id), req.body as PixelUpdate);
-      sendMessage(res, 'Pixel has been successfully updated.');
-    },
-  );
+  router.put('/pixel/:id/update', api.update, async (req, res) => {
+    await updatePixel(currentUser(req).id, Number(req.params.id), req.body as PixelUpdate);
+    sendMessage(res, 'Pixel has been successfully updated.');
+  });
 
-  router.delete('/pixel/:id/delete', validate({ params: idParams }), async (req, res) => {
+  router.delete('/pixel/:id/delete', api.delete, async (req, res) => {
     await deletePixel(currentUser(req).id, Number(req.params.id));
     sendMessage(res, 'Pixel has been successfully deleted.');
   });

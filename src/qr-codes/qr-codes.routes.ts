@@ -3,9 +3,21 @@ import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
 import { idParams } from '../shared/http/id-params';
 import { pageQuerySchema, type PageQuery } from '../shared/http/pagination';
-import { sendCreated, sendData, sendList, sendMessage } from '../shared/http/responses';
-import { validate, validatedQuery } from '../shared/http/validate';
-import { presentQr, presentQrDetails, qrLink } from './qr-codes.presenter';
+import {
+  createdResponse,
+  dataResponse,
+  listResponse,
+  messageResponse,
+  sendCreated,
+  sendData,
+  sendList,
+  sendMessage,
+  urlJson,
+} from '../shared/http/responses';
+import { statisticsJson } from '../shared/visits/visits.types';
+import { endpoint } from '../shared/http/endpoint';
+import { validatedQuery } from '../shared/http/validate';
+import { presentQr, presentQrDetails, qrDetailsJson, qrJson, qrLink } from './qr-codes.presenter';
 import { qrCreateSchema, qrUpdateSchema, type QrCreate, type QrUpdate } from './qr-codes.schemas';
 import {
   createQr,
@@ -15,6 +27,47 @@ import {
   updateQr,
   type QrServiceContext,
 } from './qr-codes.service';
+
+const tag = 'QR codes';
+
+const api = {
+  list: endpoint({
+    tag,
+    summary: 'List your QR codes',
+    query: pageQuerySchema,
+    responses: { 200: listResponse('qrs', qrJson, 'A page of QR codes') },
+  }),
+  get: endpoint({
+    tag,
+    summary: 'One QR code with its render state and scan statistics',
+    params: idParams,
+    responses: {
+      200: dataResponse({ details: qrDetailsJson, data: statisticsJson }, 'The QR code'),
+    },
+  }),
+  add: endpoint({
+    tag,
+    summary: 'Create a QR code',
+    description:
+      'The image is rendered in the background: `link` answers 202 until it is ready. A `link` code is dynamic: it encodes `/s/{alias}`, which redirects to `data` and counts the scan.',
+    body: qrCreateSchema,
+    example: { type: 'link', data: 'https://example.com', foreground: 'rgb(0,0,0)', name: 'Flyer' },
+    responses: { 200: createdResponse({ link: urlJson }, 'The new QR code; `link` is its image') },
+  }),
+  update: endpoint({
+    tag,
+    summary: 'Change a QR code (it is rendered again)',
+    params: idParams,
+    body: qrUpdateSchema,
+    responses: { 200: messageResponse('Updated') },
+  }),
+  delete: endpoint({
+    tag,
+    summary: 'Delete a QR code and its images',
+    params: idParams,
+    responses: { 200: messageResponse('Deleted') },
+  }),
+};
 
 export function qrCodesRouter(deps: AppDeps): Router {
   const { config } = deps;
@@ -27,7 +80,7 @@ export function qrCodesRouter(deps: AppDeps): Router {
   };
   const router = Router();
 
-  router.get('/qr', validate({ query: pageQuerySchema }), async (req, res) => {
+  router.get('/qr', api.list, async (req, res) => {
     const query = validatedQuery<PageQuery>(res);
     const { items, total } = await listQrs(currentUser(req).id, query);
     const scans = await deps.visits.getClickCounts(
@@ -38,27 +91,23 @@ export function qrCodesRouter(deps: AppDeps): Router {
     sendList(res, 'qrs', qrs, total, query);
   });
 
-  router.get('/qr/:id', validate({ params: idParams }), async (req, res) => {
+  router.get('/qr/:id', api.get, async (req, res) => {
     const qr = await getQr(currentUser(req).id, Number(req.params.id));
     const data = await deps.visits.getStatistics({ kind: 'qr', id: qr.id });
     sendData(res, { details: presentQrDetails(qr, data.clicks, config.publicUrl), data });
   });
 
-  router.post('/qr/add', validate({ body: qrCreateSchema }), async (req, res) => {
+  router.post('/qr/add', api.add, async (req, res) => {
     const qr = await createQr(currentUser(req).id, req.body as QrCreate, ctx);
     sendCreated(res, { id: qr.id, link: qrLink(config.publicUrl, qr.alias) });
   });
 
-  router.put(
-    '/qr/:id/update',
-    validate({ params: idParams, body: qrUpdateSchema }),
-    async (req, res) => {
-      await updateQr(currentUser(req).id, Number(req.params.id), req.body as QrUpdate, ctx);
-      sendMessage(res, 'QR code has been successfully updated.');
-    },
-  );
+  router.put('/qr/:id/update', api.update, async (req, res) => {
+    await updateQr(currentUser(req).id, Number(req.params.id), req.body as QrUpdate, ctx);
+    sendMessage(res, 'QR code has been successfully updated.');
+  });
 
-  router.delete('/qr/:id/delete', validate({ params: idParams }), async (req, res) => {
+  router.delete('/qr/:id/delete', api.delete, async (req, res) => {
     await deleteQr(currentUser(req).id, Number(req.params.id), ctx);
     sendMessage(res, 'QR code has been successfully deleted.');
   });

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { AppError, notFound, serviceUnavailable } from './app-error';
 import { isInfrastructureUnavailable } from './infra-errors';
 import { isDuplicateKeyError } from '../db/duplicate-key';
+import { joiField } from '../http/validate';
 
 interface BodyParserError extends Error {
   type?: string;
@@ -13,8 +14,10 @@ interface BodyParserError extends Error {
 /** Maps any thrown value onto the AppError the client sees. */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
-  if (Joi.isError(err))
-    return new AppError(422, 'validation', err.details[0]?.message ?? err.message);
+  if (Joi.isError(err)) {
+    const message = err.details[0]?.message ?? err.message;
+    return new AppError(422, 'validation_failed', message, { field: joiField(err) });
+  }
   const bp = err as BodyParserError;
   if (bp instanceof Error && typeof bp.type === 'string') {
     if (bp.type === 'entity.parse.failed')
@@ -34,7 +37,17 @@ export function toAppError(err: unknown): AppError {
   return new AppError(500, 'internal', 'Internal server error', { cause: err });
 }
 
-/** The single place that turns failures into the spec's `{"error":1,"message":...}` body. */
+/** The failure body: the spec's `{"error":1,"message":...}` plus a stable `code` and the `field`. */
+export function failureBody(appError: AppError) {
+  return {
+    error: 1 as const,
+    message: appError.message,
+    code: appError.code,
+    ...(appError.field === undefined ? {} : { field: appError.field }),
+  };
+}
+
+/** The single place that turns failures into the failure body. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const appError = toAppError(err);
@@ -47,7 +60,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     for (const [name, value] of Object.entries(appError.headers)) res.setHeader(name, value);
-    res.status(appError.status).json({ error: 1, message: appError.message });
+    res.status(appError.status).json(failureBody(appError));
   };
 }
 
