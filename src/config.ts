@@ -77,7 +77,7 @@ const schema = Joi.object({
   QR_CONCURRENCY: Joi.number().integer().min(1).max(64).default(4),
   RUNTIME_DIR: Joi.string().default('./data'),
   CORS_ORIGINS: Joi.string().allow('').default(''),
-  METRICS_TOKEN: Joi.string().min(16),
+  METRICS_TOKEN: Joi.string().min(16).allow(''),
   WORKER_PORT: Joi.number().port().default(3001),
 }).unknown(true);
 
@@ -189,7 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     qrConcurrency: v.QR_CONCURRENCY,
     runtimeDir: v.RUNTIME_DIR,
     corsOrigins: Object.freeze(parseCorsOrigins(v.CORS_ORIGINS)),
-    metricsToken: v.METRICS_TOKEN,
+    metricsToken: v.METRICS_TOKEN || undefined,
     workerPort: v.WORKER_PORT,
   });
 }

@@ -56,7 +56,7 @@ describe('short links on branded domains', () => {
       domain,
     });
     expect(res.status).to.equal(422);
-    expect(res.body).to.deep.equal({
+    expect(res.body).to.deep.include({
       error: 1,
       message: 'domain must be one of your branded domains',
     });
@@ -86,7 +86,7 @@ describe('short links on branded domains', () => {
       custom: alias,
     });
     expect(res.status).to.equal(409);
-    expect(res.body).to.deep.equal({ error: 1, message: `alias ${alias} is already taken` });
+    expect(res.body).to.deep.include({ error: 1, message: `alias ${alias} is already taken` });
   });
 
   it('sends an unknown alias on a branded domain to its redirect404', async () => {
@@ -121,6 +121,6 @@ describe('short links on branded domains', () => {
       custom: alias,
     });
     expect(taken.status).to.equal(409);
-    expect(taken.body).to.deep.equal({ error: 1, message: `alias ${alias} is already taken` });
+    expect(taken.body).to.deep.include({ error: 1, message: `alias ${alias} is already taken` });
   });
 });

@@ -37,15 +37,19 @@ describe('zero-config start (README path)', function () {
   this.timeout(60_000);
   let service: ChildProcess;
   let url: string;
+  let workerUrl: string;
   let env: NodeJS.ProcessEnv;
   let exit: Promise<number | null>;
 
   before(async () => {
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
+    const workerPort = await freePort();
+    workerUrl = `http://127.0.0.1:${workerPort}`;
     env = {
       PATH: process.env.PATH,
       PORT: String(port),
+      WORKER_PORT: String(workerPort),
       RUNTIME_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'linkqr-start-')),
       REDIS_PREFIX: `${uniqueName('start')}:`,
       LOG_LEVEL: 'warn',
@@ -95,6 +99,14 @@ describe('zero-config start (README path)', function () {
     );
     expect(account.status).to.equal(200);
     expect(account.body.data.username).to.equal(username);
+
+    // The worker's own health endpoint, as the compose health check calls it.
+    await until(
+      async () => ((await request(workerUrl, '/healthz')).status === 200 ? true : undefined),
+      20_000,
+    );
+    const health = await request(workerUrl, '/healthz');
+    expect(health.body).to.deep.equal({ status: 'ok', mongodb: 'up', redis: 'up', qrWorker: 'up' });
 
     service.kill('SIGTERM');
     expect(await exit).to.equal(0);

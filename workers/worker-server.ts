@@ -1,0 +1,73 @@
+import express from 'express';
+import type { Redis } from 'ioredis';
+import { listen, type RunningServer } from '../src/server';
+import { pingMongo } from '../src/shared/infra/mongo';
+import { carriesToken } from '../src/shared/metrics/metrics.routes';
+import type { WorkerMetrics } from './worker-metrics';
+
+export interface WorkerServerDeps {
+  port: number;
+  host?: string;
+  metrics: WorkerMetrics;
+  metricsToken: string | undefined;
+  redis: Redis;
+  /** False once the QR render worker has stopped. */
+  rendering: () => boolean;
+}
+
+type State = 'up' | 'down';
+
+async function within(check: () => Promise<unknown>, ms: number): Promise<State> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timeout')), ms);
+  });
+  try {
+    await Promise.race([check(), timeout]);
+    return 'up';
+  } catch {
+    return 'down';
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The worker's HTTP side on WORKER_PORT: `/healthz` (200 while it can do its work: MongoDB and
+ * Redis answer and the render worker runs; 503 otherwise) for the container health check, and
+ * `/metrics` for Prometheus.
+ */
+export function startWorkerServer(deps: WorkerServerDeps): Promise<RunningServer> {
+  const app = express();
+  app.disable('x-powered-by');
+  app.get('/healthz', async (_req, res) => {
+    const [mongodb, redis] = await Promise.all([
+      within(pingMongo, 2000),
+      within(() => deps.redis.ping(), 2000),
+    ]);
+    const qrWorker: State = deps.rendering() ? 'up' : 'down';
+    const ok = mongodb === 'up' && redis === 'up' && qrWorker === 'up';
+    res
+      .status(ok ? 200 : 503)
+      .json({ status: ok ? 'ok' : 'unavailable', mongodb, redis, qrWorker });
+  });
+  app.get('/metrics', async (req, res) => {
+    if (
+      deps.metricsToken !== undefined &&
+      !carriesToken(req.headers.authorization, deps.metricsToken)
+    ) {
+      res.status(401).json({
+        error: 1,
+        message: 'Metrics require Authorization: Bearer <METRICS_TOKEN>',
+        code: 'unauthorized',
+      });
+      return;
+    }
+    const { contentType, body } = await deps.metrics.render();
+    res.type(contentType).send(body);
+  });
+  app.use((_req, res) => {
+    res.status(404).json({ error: 1, message: 'Not found', code: 'not_found' });
+  });
+  return listen(app, deps.port, deps.host);
+}
