@@ -35,6 +35,13 @@ describe('CORS on /api', () => {
     expect(res.headers.get('vary')).to.match(/Origin/);
   });
 
+  it('answers a bare OPTIONS with 204 and no body, not 401 nor 200 text/plain (issue 11)', async () => {
+    const res = await request(app.url, '/api/url/1/update', { method: 'OPTIONS' });
+    expect(res.status).to.equal(204);
+    expect(res.text).to.equal('');
+    expect(res.headers.get('content-type')).to.equal(null);
+  });
+
   it('answers a preflight from another origin without allowing it', async () => {
     const res = await preflight(app, 'https://evil.example');
     expect(res.status).to.equal(204);
