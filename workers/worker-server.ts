@@ -1,7 +1,10 @@
 import express from 'express';
 import type { Redis } from 'ioredis';
 import { listen, type RunningServer } from '../src/server';
+import { notFound, unauthorized } from '../src/shared/errors/app-error';
+import { failureBody } from '../src/shared/errors/error-handler';
 import { pingMongo } from '../src/shared/infra/mongo';
+import { probe } from '../src/shared/infra/probe';
 import { carriesToken } from '../src/shared/metrics/metrics.routes';
 import type { WorkerMetrics } from './worker-metrics';
 
@@ -15,23 +18,6 @@ export interface WorkerServerDeps {
   rendering: () => boolean;
 }
 
-type State = 'up' | 'down';
-
-async function within(check: () => Promise<unknown>, ms: number): Promise<State> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('timeout')), ms);
-  });
-  try {
-    await Promise.race([check(), timeout]);
-    return 'up';
-  } catch {
-    return 'down';
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /**
  * The worker's HTTP side on WORKER_PORT: `/healthz` (200 while it can do its work: MongoDB and
  * Redis answer and the render worker runs; 503 otherwise) for the container health check, and
@@ -41,11 +27,8 @@ export function startWorkerServer(deps: WorkerServerDeps): Promise<RunningServer
   const app = express();
   app.disable('x-powered-by');
   app.get('/healthz', async (_req, res) => {
-    const [mongodb, redis] = await Promise.all([
-      within(pingMongo, 2000),
-      within(() => deps.redis.ping(), 2000),
-    ]);
-    const qrWorker: State = deps.rendering() ? 'up' : 'down';
+    const [mongodb, redis] = await Promise.all([probe(pingMongo), probe(() => deps.redis.ping())]);
+    const qrWorker = deps.rendering() ? 'up' : 'down';
     const ok = mongodb === 'up' && redis === 'up' && qrWorker === 'up';
     res
       .status(ok ? 200 : 503)
@@ -56,18 +39,15 @@ export function startWorkerServer(deps: WorkerServerDeps): Promise<RunningServer
       deps.metricsToken !== undefined &&
       !carriesToken(req.headers.authorization, deps.metricsToken)
     ) {
-      res.status(401).json({
-        error: 1,
-        message: 'Metrics require Authorization: Bearer <METRICS_TOKEN>',
-        code: 'unauthorized',
-      });
+      const refusal = unauthorized('Metrics require Authorization: Bearer <METRICS_TOKEN>');
+      res.status(refusal.status).json(failureBody(refusal));
       return;
     }
     const { contentType, body } = await deps.metrics.render();
     res.type(contentType).send(body);
   });
   app.use((_req, res) => {
-    res.status(404).json({ error: 1, message: 'Not found', code: 'not_found' });
+    res.status(404).json(failureBody(notFound()));
   });
   return listen(app, deps.port, deps.host);
 }

@@ -1,17 +1,15 @@
 import { Router } from 'express';
 import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
-import { idParams } from '../shared/http/id-params';
-import { pageQuerySchema, type PageQuery } from '../shared/http/pagination';
+import type { PageQuery } from '../shared/http/pagination';
 import {
   createdResponse,
-  listResponse,
-  messageResponse,
   sendCreated,
   sendList,
   sendMessage,
   urlJson,
 } from '../shared/http/responses';
+import { deleteEndpoint, listEndpoint } from '../shared/http/common-endpoints';
 import { endpoint } from '../shared/http/endpoint';
 import { validatedQuery } from '../shared/http/validate';
 import { bioPageUrl } from './bio-url';
@@ -22,12 +20,7 @@ import { createBioPage, deleteBioPage, listBioPages } from './bio.service';
 const tag = 'Bio pages';
 
 const api = {
-  list: endpoint({
-    tag,
-    summary: 'List your bio pages',
-    query: pageQuerySchema,
-    responses: { 200: listResponse('bios', bioJson, 'A page of bio pages') },
-  }),
+  list: listEndpoint(tag, 'List your bio pages', 'bios', bioJson),
   add: endpoint({
     tag,
     summary: 'Create a bio page',
@@ -36,12 +29,7 @@ const api = {
     responses: { 200: createdResponse({ link: urlJson }, 'The new bio page') },
     errors: [409],
   }),
-  delete: endpoint({
-    tag,
-    summary: 'Delete a bio page',
-    params: idParams,
-    responses: { 200: messageResponse('Deleted') },
-  }),
+  delete: deleteEndpoint(tag, 'Delete a bio page'),
 };
 
 export function bioRouter({ config }: AppDeps): Router {

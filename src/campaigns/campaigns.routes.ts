@@ -2,17 +2,17 @@ import { Router } from 'express';
 import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
 import { idParams } from '../shared/http/id-params';
-import { pageQuerySchema, type PageQuery } from '../shared/http/pagination';
+import type { PageQuery } from '../shared/http/pagination';
 import {
   createdResponse,
   dataResponse,
-  listResponse,
   messageResponse,
   sendCreated,
   sendData,
   sendList,
   sendMessage,
 } from '../shared/http/responses';
+import { deleteEndpoint, listEndpoint } from '../shared/http/common-endpoints';
 import { endpoint } from '../shared/http/endpoint';
 import { validatedQuery } from '../shared/http/validate';
 import {
@@ -41,12 +41,7 @@ import { rotatorCounterKey } from './rotation';
 const tag = 'Campaigns';
 
 const api = {
-  list: endpoint({
-    tag,
-    summary: 'List your campaigns',
-    query: pageQuerySchema,
-    responses: { 200: listResponse('campaigns', campaignJson, 'A page of campaigns') },
-  }),
+  list: listEndpoint(tag, 'List your campaigns', 'campaigns', campaignJson),
   add: endpoint({
     tag,
     summary: 'Create a campaign',
@@ -70,12 +65,7 @@ const api = {
     responses: { 200: dataResponse(campaignWriteFields, 'The campaign as it now is') },
     errors: [409],
   }),
-  delete: endpoint({
-    tag,
-    summary: 'Delete a campaign (its links stay)',
-    params: idParams,
-    responses: { 200: messageResponse('Deleted') },
-  }),
+  delete: deleteEndpoint(tag, 'Delete a campaign (its links stay)'),
 };
 
 export function campaignsRouter({ config, redis, keys }: AppDeps): Router {

@@ -11,6 +11,7 @@ import {
   sendList,
   sendMessage,
 } from '../shared/http/responses';
+import { deleteEndpoint, listEndpoint, updateEndpoint } from '../shared/http/common-endpoints';
 import { endpoint } from '../shared/http/endpoint';
 import { validatedQuery } from '../shared/http/validate';
 import { resolveChannelItems } from './channel-items';
@@ -41,12 +42,7 @@ import {
 const tag = 'Channels';
 
 const api = {
-  list: endpoint({
-    tag,
-    summary: 'List your channels',
-    query: pageQuerySchema,
-    responses: { 200: listResponse('channels', channelJson, 'A page of channels') },
-  }),
+  list: listEndpoint(tag, 'List your channels', 'channels', channelJson),
   items: endpoint({
     tag,
     summary: 'List the items of a channel',
@@ -70,19 +66,8 @@ const api = {
     responses: { 200: messageResponse('Assigned') },
     errors: [422],
   }),
-  update: endpoint({
-    tag,
-    summary: 'Change a channel',
-    params: idParams,
-    body: channelUpdateSchema,
-    responses: { 200: messageResponse('Updated') },
-  }),
-  delete: endpoint({
-    tag,
-    summary: 'Delete a channel (its items are unassigned, not deleted)',
-    params: idParams,
-    responses: { 200: messageResponse('Deleted') },
-  }),
+  update: updateEndpoint(tag, 'Change a channel', channelUpdateSchema),
+  delete: deleteEndpoint(tag, 'Delete a channel (its items are unassigned, not deleted)'),
 };
 
 export function channelsRouter({ config }: AppDeps): Router {

@@ -1,16 +1,9 @@
 import { Router } from 'express';
 import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
-import { idParams } from '../shared/http/id-params';
-import { pageQuerySchema, type PageQuery } from '../shared/http/pagination';
-import {
-  createdResponse,
-  listResponse,
-  messageResponse,
-  sendCreated,
-  sendList,
-  sendMessage,
-} from '../shared/http/responses';
+import type { PageQuery } from '../shared/http/pagination';
+import { createdResponse, sendCreated, sendList, sendMessage } from '../shared/http/responses';
+import { deleteEndpoint, listEndpoint, updateEndpoint } from '../shared/http/common-endpoints';
 import { endpoint } from '../shared/http/endpoint';
 import { validatedQuery } from '../shared/http/validate';
 import { domainVerifier, systemResolver } from './domain-check';
@@ -26,12 +19,7 @@ import { createDomain, deleteDomain, listDomains, updateDomain } from './domains
 const tag = 'Branded domains';
 
 const api = {
-  list: endpoint({
-    tag,
-    summary: 'List your branded domains',
-    query: pageQuerySchema,
-    responses: { 200: listResponse('domains', domainJson, 'A page of domains') },
-  }),
+  list: listEndpoint(tag, 'List your branded domains', 'domains', domainJson),
   add: endpoint({
     tag,
     summary: 'Add a branded domain',
@@ -41,19 +29,12 @@ const api = {
     responses: { 200: createdResponse({}, 'The new domain') },
     errors: [409],
   }),
-  update: endpoint({
+  update: updateEndpoint(
     tag,
-    summary: "Change where a domain's root and unknown paths redirect",
-    params: idParams,
-    body: domainUpdateSchema,
-    responses: { 200: messageResponse('Updated') },
-  }),
-  delete: endpoint({
-    tag,
-    summary: 'Delete a branded domain',
-    params: idParams,
-    responses: { 200: messageResponse('Deleted') },
-  }),
+    "Change where a domain's root and unknown paths redirect",
+    domainUpdateSchema,
+  ),
+  delete: deleteEndpoint(tag, 'Delete a branded domain'),
 };
 
 export function domainsRouter(deps: AppDeps): Router {

@@ -4,21 +4,7 @@ import type { AppDeps } from '../deps';
 import { endpoint } from '../shared/http/endpoint';
 import { record } from '../shared/http/responses';
 import { pingMongo } from '../shared/infra/mongo';
-
-async function probe(check: () => Promise<unknown>, timeoutMs = 2000): Promise<'up' | 'down'> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('timeout')), timeoutMs);
-  });
-  try {
-    await Promise.race([check(), timeout]);
-    return 'up';
-  } catch {
-    return 'down';
-  } finally {
-    clearTimeout(timer);
-  }
-}
+import { probe } from '../shared/infra/probe';
 
 const state = Joi.string().valid('up', 'down');
 const readiness = record({

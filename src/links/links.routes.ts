@@ -2,12 +2,10 @@ import { Router } from 'express';
 import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
 import { idParams } from '../shared/http/id-params';
-import { pageQuerySchema, type PageQuery } from '../shared/http/pagination';
+import type { PageQuery } from '../shared/http/pagination';
 import {
   createdResponse,
   dataResponse,
-  listResponse,
-  messageResponse,
   sendCreated,
   sendData,
   sendList,
@@ -15,6 +13,7 @@ import {
   urlJson,
 } from '../shared/http/responses';
 import { statisticsJson } from '../shared/visits/visits.types';
+import { deleteEndpoint, listEndpoint, updateEndpoint } from '../shared/http/common-endpoints';
 import { endpoint } from '../shared/http/endpoint';
 import { validatedQuery } from '../shared/http/validate';
 import { linkCacheFor } from './link-cache';
@@ -32,12 +31,7 @@ const tag = 'Links';
 
 /** Each route's validation and OpenAPI declaration. */
 const api = {
-  list: endpoint({
-    tag,
-    summary: 'List your short links',
-    query: pageQuerySchema,
-    responses: { 200: listResponse('urls', linkJson, 'A page of links, newest first') },
-  }),
+  list: listEndpoint(tag, 'List your short links', 'urls', linkJson),
   get: endpoint({
     tag,
     summary: 'One short link with its statistics',
@@ -54,19 +48,8 @@ const api = {
     responses: { 200: createdResponse({ shorturl: urlJson }, 'The new short link') },
     errors: [409],
   }),
-  update: endpoint({
-    tag,
-    summary: 'Change a short link',
-    params: idParams,
-    body: linkUpdateSchema,
-    responses: { 200: messageResponse('Updated') },
-  }),
-  delete: endpoint({
-    tag,
-    summary: 'Delete a short link and its statistics',
-    params: idParams,
-    responses: { 200: messageResponse('Deleted') },
-  }),
+  update: updateEndpoint(tag, 'Change a short link', linkUpdateSchema),
+  delete: deleteEndpoint(tag, 'Delete a short link and its statistics'),
 };
 
 export function linksRouter(deps: AppDeps): Router {

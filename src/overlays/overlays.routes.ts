@@ -1,19 +1,14 @@
 import { Router } from 'express';
 import { currentUser } from '../auth/auth.middleware';
-import { pageQuerySchema, type PageQuery } from '../shared/http/pagination';
-import { listResponse, sendList } from '../shared/http/responses';
-import { endpoint } from '../shared/http/endpoint';
+import type { PageQuery } from '../shared/http/pagination';
+import { sendList } from '../shared/http/responses';
+import { listEndpoint } from '../shared/http/common-endpoints';
 import { validatedQuery } from '../shared/http/validate';
 import { overlayJson, presentOverlay } from './overlays.presenter';
 import { listOverlays } from './overlays.service';
 
 const api = {
-  list: endpoint({
-    tag: 'CTA overlays',
-    summary: 'List your CTA overlays',
-    query: pageQuerySchema,
-    responses: { 200: listResponse('cta', overlayJson, 'A page of cta overlays') },
-  }),
+  list: listEndpoint('CTA overlays', 'List your CTA overlays', 'cta', overlayJson),
 };
 
 export function overlaysRouter(): Router {

@@ -1,15 +1,8 @@
 import { Router } from 'express';
 import { currentUser } from '../auth/auth.middleware';
-import { idParams } from '../shared/http/id-params';
-import { pageQuerySchema, type PageQuery } from '../shared/http/pagination';
-import {
-  createdResponse,
-  listResponse,
-  messageResponse,
-  sendCreated,
-  sendList,
-  sendMessage,
-} from '../shared/http/responses';
+import type { PageQuery } from '../shared/http/pagination';
+import { createdResponse, sendCreated, sendList, sendMessage } from '../shared/http/responses';
+import { deleteEndpoint, listEndpoint, updateEndpoint } from '../shared/http/common-endpoints';
 import { endpoint } from '../shared/http/endpoint';
 import { validatedQuery } from '../shared/http/validate';
 import { pixelJson, presentPixel } from './pixels.presenter';
@@ -24,12 +17,7 @@ import { createPixel, deletePixel, listPixels, updatePixel } from './pixels.serv
 const tag = 'Pixels';
 
 const api = {
-  list: endpoint({
-    tag,
-    summary: 'List your tracking pixels',
-    query: pageQuerySchema,
-    responses: { 200: listResponse('pixels', pixelJson, 'A page of pixels') },
-  }),
+  list: listEndpoint(tag, 'List your tracking pixels', 'pixels', pixelJson),
   add: endpoint({
     tag,
     summary: 'Add a tracking pixel',
@@ -37,19 +25,8 @@ const api = {
     example: { type: 'gapixel', name: 'Main GA4', tag: 'G-ABC123XYZ' },
     responses: { 200: createdResponse({}, 'The new pixel') },
   }),
-  update: endpoint({
-    tag,
-    summary: "Change a pixel's name or tag",
-    params: idParams,
-    body: pixelUpdateSchema,
-    responses: { 200: messageResponse('Updated') },
-  }),
-  delete: endpoint({
-    tag,
-    summary: 'Delete a pixel',
-    params: idParams,
-    responses: { 200: messageResponse('Deleted') },
-  }),
+  update: updateEndpoint(tag, "Change a pixel's name or tag", pixelUpdateSchema),
+  delete: deleteEndpoint(tag, 'Delete a pixel'),
 };
 
 export function pixelsRouter(): Router {

@@ -2,12 +2,10 @@ import { Router } from 'express';
 import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
 import { idParams } from '../shared/http/id-params';
-import { pageQuerySchema, type PageQuery } from '../shared/http/pagination';
+import type { PageQuery } from '../shared/http/pagination';
 import {
   createdResponse,
   dataResponse,
-  listResponse,
-  messageResponse,
   sendCreated,
   sendData,
   sendList,
@@ -15,6 +13,7 @@ import {
   urlJson,
 } from '../shared/http/responses';
 import { statisticsJson } from '../shared/visits/visits.types';
+import { deleteEndpoint, listEndpoint, updateEndpoint } from '../shared/http/common-endpoints';
 import { endpoint } from '../shared/http/endpoint';
 import { validatedQuery } from '../shared/http/validate';
 import { presentQr, presentQrDetails, qrDetailsJson, qrJson, qrLink } from './qr-codes.presenter';
@@ -31,12 +30,7 @@ import {
 const tag = 'QR codes';
 
 const api = {
-  list: endpoint({
-    tag,
-    summary: 'List your QR codes',
-    query: pageQuerySchema,
-    responses: { 200: listResponse('qrs', qrJson, 'A page of QR codes') },
-  }),
+  list: listEndpoint(tag, 'List your QR codes', 'qrs', qrJson),
   get: endpoint({
     tag,
     summary: 'One QR code with its render state and scan statistics',
@@ -54,19 +48,8 @@ const api = {
     example: { type: 'link', data: 'https://example.com', foreground: 'rgb(0,0,0)', name: 'Flyer' },
     responses: { 200: createdResponse({ link: urlJson }, 'The new QR code; `link` is its image') },
   }),
-  update: endpoint({
-    tag,
-    summary: 'Change a QR code (it is rendered again)',
-    params: idParams,
-    body: qrUpdateSchema,
-    responses: { 200: messageResponse('Updated') },
-  }),
-  delete: endpoint({
-    tag,
-    summary: 'Delete a QR code and its images',
-    params: idParams,
-    responses: { 200: messageResponse('Deleted') },
-  }),
+  update: updateEndpoint(tag, 'Change a QR code (it is rendered again)', qrUpdateSchema),
+  delete: deleteEndpoint(tag, 'Delete a QR code and its images'),
 };
 
 export function qrCodesRouter(deps: AppDeps): Router {

@@ -1,19 +1,14 @@
 import { Router } from 'express';
 import { currentUser } from '../auth/auth.middleware';
-import { pageQuerySchema, type PageQuery } from '../shared/http/pagination';
-import { listResponse, sendList } from '../shared/http/responses';
-import { endpoint } from '../shared/http/endpoint';
+import type { PageQuery } from '../shared/http/pagination';
+import { sendList } from '../shared/http/responses';
+import { listEndpoint } from '../shared/http/common-endpoints';
 import { validatedQuery } from '../shared/http/validate';
 import { splashJson, presentSplash } from './splash.presenter';
 import { listSplashPages } from './splash.service';
 
 const api = {
-  list: endpoint({
-    tag: 'Splash pages',
-    summary: 'List your custom splash pages',
-    query: pageQuerySchema,
-    responses: { 200: listResponse('splash', splashJson, 'A page of splash pages') },
-  }),
+  list: listEndpoint('Splash pages', 'List your custom splash pages', 'splash', splashJson),
 };
 
 export function splashRouter(): Router {
