@@ -39,11 +39,22 @@ export function createApiMetrics(deps: {
 }): ApiMetrics {
   const registry = new Registry();
   const registers = [registry];
-  const requests = new Counter({
+  // Counted in plain maps on the request path and handed to prom-client at scrape time: a
+  // labelled prom-client increment costs about as much as the rest of a cached redirect's work.
+  const requestCounts = new Map<
+    string,
+    { method: string; route: string; status: string; n: number }
+  >();
+  const redirectCounts = new Map<string, number>();
+  new Counter({
     name: 'linkqr_http_requests_total',
     help: 'HTTP requests answered, by method, route template and status',
     labelNames: ['method', 'route', 'status'] as const,
     registers,
+    collect() {
+      this.reset();
+      for (const { n, ...labels } of requestCounts.values()) this.inc(labels, n);
+    },
   });
   const latency = new Histogram({
     name: 'linkqr_http_request_duration_seconds',
@@ -52,11 +63,15 @@ export function createApiMetrics(deps: {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers,
   });
-  const redirects = new Counter({
+  new Counter({
     name: 'linkqr_redirects_total',
     help: 'Redirects served to visitors, by kind (link, qr, rotator)',
     labelNames: ['kind'] as const,
     registers,
+    collect() {
+      this.reset();
+      for (const [kind, n] of redirectCounts) this.inc({ kind }, n);
+    },
   });
   const stream = visitStreamKey(deps.keys);
   const backlog = new Gauge({
@@ -110,11 +125,17 @@ export function createApiMetrics(deps: {
     const started = process.hrtime.bigint();
     res.once('finish', () => {
       const route = routeTemplateOf(res) ?? 'unmatched';
-      const labels = { method: req.method, route, status: String(res.statusCode) };
-      requests.inc(labels);
+      const status = String(res.statusCode);
+      const key = `${req.method} ${status} ${route}`;
+      const counted = requestCounts.get(key);
+      if (counted) counted.n += 1;
+      else requestCounts.set(key, { method: req.method, route, status, n: 1 });
+      const labels = { method: req.method, route, status };
       latency.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
       const kind = REDIRECT_ROUTES[route];
-      if (kind && res.statusCode === 302 && req.method !== 'HEAD') redirects.inc({ kind });
+      if (kind && res.statusCode === 302 && req.method !== 'HEAD') {
+        redirectCounts.set(kind, (redirectCounts.get(kind) ?? 0) + 1);
+      }
     });
     next();
   };
