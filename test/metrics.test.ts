@@ -30,6 +30,13 @@ describe('GET /metrics', () => {
     expect(sample(text, 'linkqr_http_request_duration_seconds_count', labels)).to.equal(before + 2);
   });
 
+  it('groups requests refused before routing under /api/*', async () => {
+    const labels = { method: 'GET', route: '/api/*', status: '401' };
+    const before = sample(await scrape(), 'linkqr_http_requests_total', labels);
+    await request(app.url, '/api/account');
+    expect(sample(await scrape(), 'linkqr_http_requests_total', labels)).to.equal(before + 1);
+  });
+
   it('counts redirects served and link cache lookups', async () => {
     const { apiKey } = await createTestUser();
     const link = await createLink(app, apiKey, { url: 'https://example.com/metrics' });

@@ -45,7 +45,12 @@ const api = {
     summary: 'Shorten a URL',
     body: linkCreateSchema,
     example: { url: 'https://example.com/spring-sale', custom: 'spring', title: 'Spring sale' },
-    responses: { 200: createdResponse({ shorturl: urlJson }, 'The new short link') },
+    responses: {
+      200: createdResponse(
+        { shorturl: urlJson.example('https://go.example.com/spring') },
+        'The new short link',
+      ),
+    },
     errors: [409],
   }),
   update: updateEndpoint(tag, 'Change a short link', linkUpdateSchema),

@@ -124,7 +124,8 @@ export function createApiMetrics(deps: {
   const observe: RequestHandler = (req, res, next) => {
     const started = process.hrtime.bigint();
     res.once('finish', () => {
-      const route = routeTemplateOf(res) ?? 'unmatched';
+      // Refused before routing (401, 429, 404): grouped by side, so floods stay visible.
+      const route = routeTemplateOf(res) ?? (req.originalUrl.startsWith('/api/') ? '/api/*' : '*');
       const status = String(res.statusCode);
       const key = `${req.method} ${status} ${route}`;
       const counted = requestCounts.get(key);
