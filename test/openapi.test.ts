@@ -105,4 +105,15 @@ describe('the OpenAPI document', () => {
   it('lists every error code', () => {
     expect(document.components.schemas.Failure.properties.code.enum).to.deep.equal(errorCodeNames);
   });
+
+  it('serves only the Swagger UI files the page loads under /docs/assets', async () => {
+    for (const file of ['swagger-ui.css', 'swagger-ui-bundle.js', 'init.js']) {
+      const res = await request(app.url, `/docs/assets/${file}`);
+      expect(res.status, file).to.equal(200);
+    }
+    for (const file of ['package.json', 'index.html', '../../package.json']) {
+      const res = await request(app.url, `/docs/assets/${file}`);
+      expect(res.status, file).to.equal(404);
+    }
+  });
 });
