@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { ALIAS_SHAPE } from '../links/redirect';
 import { endpoint } from '../shared/http/endpoint';
-import { notFoundResponses, pageResponse, sendPage } from '../shared/http/pages';
+import { notFoundResponses, VISITOR_ERRORS, pageResponse, sendPage } from '../shared/http/pages';
 import { sendPublicNotFound } from '../shared/http/public-context';
 import { renderBioBody } from './bio.presenter';
 import { findBioPage } from './bio.service';
@@ -10,6 +10,7 @@ const page = endpoint({
   tag: 'Visitors',
   summary: 'A bio page',
   responses: { 200: pageResponse('The page'), ...notFoundResponses },
+  errors: VISITOR_ERRORS,
 });
 
 /** `{PUBLIC_URL}/b/{alias}`. */

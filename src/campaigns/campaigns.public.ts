@@ -4,7 +4,13 @@ import type { AppDeps } from '../deps';
 import { originsOf } from '../links/link-domains';
 import { shortUrlOf } from '../links/short-url';
 import { endpoint } from '../shared/http/endpoint';
-import { escapeHtml, notFoundResponses, redirectResponse, sendPage } from '../shared/http/pages';
+import {
+  escapeHtml,
+  notFoundResponses,
+  VISITOR_ERRORS,
+  redirectResponse,
+  sendPage,
+} from '../shared/http/pages';
 import { record } from '../shared/http/responses';
 import { sendPublicNotFound } from '../shared/http/public-context';
 import { presentPublicList, publicListJson } from './campaigns.presenter';
@@ -25,6 +31,7 @@ const pages = {
     summary: "A campaign's rotator",
     description: "Redirects to the campaign's links in turn, counting the click.",
     responses: { 302: redirectResponse('To the next link in rotation'), ...notFoundResponses },
+    errors: VISITOR_ERRORS,
   }),
   list: endpoint({
     tag,
@@ -38,6 +45,7 @@ const pages = {
       },
       ...notFoundResponses,
     },
+    errors: VISITOR_ERRORS,
   }),
 };
 

@@ -1,7 +1,12 @@
 import express, { Router, type Request, type Response } from 'express';
 import type { AppDeps } from '../deps';
 import { endpoint } from '../shared/http/endpoint';
-import { notFoundResponses, pageResponse, redirectResponse } from '../shared/http/pages';
+import {
+  notFoundResponses,
+  VISITOR_ERRORS,
+  pageResponse,
+  redirectResponse,
+} from '../shared/http/pages';
 import { brandedDomainOf, sendPublicNotFound } from '../shared/http/public-context';
 import { verifyPassword } from '../shared/secrets';
 import { linkCacheFor, linkCacheKey, type LinkTarget } from './link-cache';
@@ -30,6 +35,7 @@ const pages = {
       ...notFoundResponses,
       410: gone,
     },
+    errors: VISITOR_ERRORS,
   }),
   unlock: endpoint({
     tag,
@@ -43,7 +49,7 @@ const pages = {
       410: gone,
       429: pageResponse('Too many wrong passwords; `Retry-After` says how long to wait'),
     },
-    errors: [400, 413, 415],
+    errors: [...VISITOR_ERRORS, 400, 413, 415],
   }),
 };
 

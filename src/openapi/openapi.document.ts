@@ -23,10 +23,14 @@ export interface GeneratedDocument {
 
 const API_PREFIX = '/api/';
 
-/** Statuses a key-protected /api route can always answer, and those its schemas imply. */
+/**
+ * Statuses any route can answer (500), plus, on a key-protected /api route, 401, 429, 503 (MongoDB
+ * or Redis away) and those its schemas imply.
+ */
 function impliedFailures(route: RegisteredRoute, doc: EndpointDoc): number[] {
-  if (!route.path.startsWith(API_PREFIX) || doc.public) return [...(doc.errors ?? [])];
-  const statuses = new Set([401, 429, 500, 503, ...(doc.errors ?? [])]);
+  const statuses = new Set([500, ...(doc.errors ?? [])]);
+  if (!route.path.startsWith(API_PREFIX) || doc.public) return [...statuses].sort((a, b) => a - b);
+  [401, 429, 503].forEach((s) => statuses.add(s));
   if (doc.params) statuses.add(404);
   if (doc.query) statuses.add(400);
   if (doc.body) [400, 413, 415, 422].forEach((s) => statuses.add(s));

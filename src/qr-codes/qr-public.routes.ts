@@ -1,7 +1,13 @@
 import { Router, type Response } from 'express';
 import type { AppDeps } from '../deps';
 import { endpoint } from '../shared/http/endpoint';
-import { notFoundResponses, pageResponse, redirectResponse, sendPage } from '../shared/http/pages';
+import {
+  notFoundResponses,
+  VISITOR_ERRORS,
+  pageResponse,
+  redirectResponse,
+  sendPage,
+} from '../shared/http/pages';
 import { sendPublicNotFound } from '../shared/http/public-context';
 import type { QrFormat } from './qr-code.model';
 import { findQrByAlias } from './qr-codes.service';
@@ -49,12 +55,14 @@ const pages = {
       ...notFoundResponses,
       422: pageResponse('Rendering failed; the owner can see why in the API'),
     },
+    errors: VISITOR_ERRORS,
   }),
   scan: endpoint({
     tag,
     summary: 'Scan a dynamic (link) QR code',
     description: "Redirects to the code's URL and counts the scan.",
     responses: { 302: redirectResponse('To the URL of the code'), ...notFoundResponses },
+    errors: VISITOR_ERRORS,
   }),
 };
 

@@ -33,6 +33,12 @@ export const redirectResponse = (description: string) => ({
   headers: ['Location'] as const,
 });
 
+/**
+ * Failure statuses every visitor route that reads MongoDB may answer besides its pages: 503
+ * while MongoDB or Redis is away.
+ */
+export const VISITOR_ERRORS = [503] as const;
+
 /** What any visitor route may answer for a path that names nothing (see sendPublicNotFound). */
 export const notFoundResponses = {
   404: pageResponse('Nothing lives here'),
