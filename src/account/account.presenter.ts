@@ -16,7 +16,7 @@ export function presentAccount(user: UserRecord) {
   };
 }
 
-export const accountJson = record({
+export const accountFields = {
   id: idJson,
   email: Joi.string().email({ tlds: false }).example('ada@example.com'),
   username: Joi.string().example('ada'),
@@ -24,4 +24,6 @@ export const accountJson = record({
   status: Joi.string().description('the plan').example('free'),
   expires: dateTimeJson.allow(null),
   registered: dateTimeJson,
-});
+};
+
+export const accountJson = record(accountFields);

@@ -1,12 +1,14 @@
 import { Router } from 'express';
 import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
+import { withinPlan } from '../plans/plan-limit.middleware';
 import type { PageQuery } from '../shared/http/pagination';
 import { createdResponse, sendCreated, sendList, sendMessage } from '../shared/http/responses';
 import { deleteEndpoint, listEndpoint, updateEndpoint } from '../shared/http/common-endpoints';
 import { endpoint } from '../shared/http/endpoint';
 import { validatedQuery } from '../shared/http/validate';
 import { domainVerifier, systemResolver } from './domain-check';
+import { BrandedDomain } from './domain.model';
 import { domainJson, presentDomain } from './domains.presenter';
 import {
   domainCreateSchema,
@@ -27,7 +29,7 @@ const api = {
     body: domainCreateSchema,
     example: { domain: 'https://go.example.com', redirectroot: 'https://example.com' },
     responses: { 200: createdResponse({}, 'The new domain') },
-    errors: [409],
+    errors: [403, 409],
   }),
   update: updateEndpoint(
     tag,
@@ -47,10 +49,15 @@ export function domainsRouter(deps: AppDeps): Router {
     sendList(res, 'domains', items.map(presentDomain), total, query);
   });
 
-  router.post('/domain/add', api.add, async (req, res) => {
-    const domain = await createDomain(currentUser(req).id, req.body as DomainCreate, verify);
-    sendCreated(res, { id: domain.id });
-  });
+  router.post(
+    '/domain/add',
+    api.add,
+    withinPlan(deps.config.plans, 'maxDomains', BrandedDomain),
+    async (req, res) => {
+      const domain = await createDomain(currentUser(req).id, req.body as DomainCreate, verify);
+      sendCreated(res, { id: domain.id });
+    },
+  );
 
   router.put('/domain/:id/update', api.update, async (req, res) => {
     await updateDomain(currentUser(req).id, Number(req.params.id), req.body as DomainUpdate);

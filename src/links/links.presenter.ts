@@ -17,6 +17,7 @@ export function presentLink(
     shorturl: shortUrlOf(link, origins, publicUrl),
     longurl: link.url,
     title: link.title,
+    description: link.description ?? '',
     clicks,
     date: formatDateTime(link.createdAt),
   };
@@ -42,6 +43,7 @@ const linkFields = {
   shorturl: urlJson.example('https://go.example.com/spring'),
   longurl: urlJson,
   title: Joi.string().allow(''),
+  description: Joi.string().allow(''),
   clicks: Joi.number().integer().min(0),
   date: dateTimeJson,
 };

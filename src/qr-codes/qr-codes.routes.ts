@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
+import { withinPlan } from '../plans/plan-limit.middleware';
 import { idParams } from '../shared/http/id-params';
 import type { PageQuery } from '../shared/http/pagination';
 import {
@@ -16,16 +17,10 @@ import { statisticsJson } from '../shared/visits/visits.types';
 import { deleteEndpoint, listEndpoint, updateEndpoint } from '../shared/http/common-endpoints';
 import { endpoint } from '../shared/http/endpoint';
 import { validatedQuery } from '../shared/http/validate';
+import { QrCode } from './qr-code.model';
 import { presentQr, presentQrDetails, qrDetailsJson, qrJson, qrLink } from './qr-codes.presenter';
 import { qrCreateSchema, qrUpdateSchema, type QrCreate, type QrUpdate } from './qr-codes.schemas';
-import {
-  createQr,
-  deleteQr,
-  getQr,
-  listQrs,
-  updateQr,
-  type QrServiceContext,
-} from './qr-codes.service';
+import { createQr, deleteQr, getQr, listQrs, qrServiceContext, updateQr } from './qr-codes.service';
 
 const tag = 'QR codes';
 
@@ -47,6 +42,7 @@ const api = {
     body: qrCreateSchema,
     example: { type: 'link', data: 'https://example.com', foreground: 'rgb(0,0,0)', name: 'Flyer' },
     responses: { 200: createdResponse({ link: urlJson }, 'The new QR code; `link` is its image') },
+    errors: [403],
   }),
   update: updateEndpoint(tag, 'Change a QR code (it is rendered again)', qrUpdateSchema),
   delete: deleteEndpoint(tag, 'Delete a QR code and its images'),
@@ -54,13 +50,7 @@ const api = {
 
 export function qrCodesRouter(deps: AppDeps): Router {
   const { config } = deps;
-  const ctx: QrServiceContext = {
-    publicUrl: config.publicUrl,
-    logo: { logoDir: config.logoDir, allowPrivate: config.logoAllowPrivate },
-    queue: deps.qrQueue,
-    logger: deps.logger,
-    visits: deps.visits,
-  };
+  const ctx = qrServiceContext(deps);
   const router = Router();
 
   router.get('/qr', api.list, async (req, res) => {
@@ -80,10 +70,15 @@ export function qrCodesRouter(deps: AppDeps): Router {
     sendData(res, { details: presentQrDetails(qr, data.clicks, config.publicUrl), data });
   });
 
-  router.post('/qr/add', api.add, async (req, res) => {
-    const qr = await createQr(currentUser(req).id, req.body as QrCreate, ctx);
-    sendCreated(res, { id: qr.id, link: qrLink(config.publicUrl, qr.alias) });
-  });
+  router.post(
+    '/qr/add',
+    api.add,
+    withinPlan(config.plans, 'maxQrCodes', QrCode),
+    async (req, res) => {
+      const qr = await createQr(currentUser(req).id, req.body as QrCreate, ctx);
+      sendCreated(res, { id: qr.id, link: qrLink(config.publicUrl, qr.alias) });
+    },
+  );
 
   router.put('/qr/:id/update', api.update, async (req, res) => {
     await updateQr(currentUser(req).id, Number(req.params.id), req.body as QrUpdate, ctx);

@@ -31,6 +31,7 @@ export class AppError extends Error {
 export const badRequest = (message: string) => new AppError(400, 'bad_request', message);
 export const unauthorized = (message: string) =>
   new AppError(401, 'unauthorized', message, { headers: { 'WWW-Authenticate': 'Bearer' } });
+export const forbidden = (message: string) => new AppError(403, 'forbidden', message);
 export const notFound = (message = 'Not found') => new AppError(404, 'not_found', message);
 export const conflict = (message: string) => new AppError(409, 'conflict', message);
 export const gone = (message: string) => new AppError(410, 'gone', message);
@@ -39,7 +40,6 @@ export const unsupportedMediaType = (message: string) =>
   new AppError(415, 'unsupported_media_type', message);
 export const validation = (message: string, field?: string) =>
   new AppError(422, 'validation_failed', message, { field });
-export const forbidden = (message: string) => new AppError(403, 'forbidden', message);
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new AppError(429, 'rate_limited', message, {
     headers: { 'Retry-After': String(Math.max(0, retryAfterSeconds)) },

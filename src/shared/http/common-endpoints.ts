@@ -32,5 +32,11 @@ export const updateEndpoint = (
   });
 
 /** `DELETE /api/<thing>/:id/delete` answering `{error: 0, message}`. */
-export const deleteEndpoint = (tag: string, summary: string) =>
-  endpoint({ tag, summary, params: idParams, responses: { 200: messageResponse('Deleted') } });
+export const deleteEndpoint = (tag: string, summary: string, errors?: readonly number[]) =>
+  endpoint({
+    tag,
+    summary,
+    params: idParams,
+    responses: { 200: messageResponse('Deleted') },
+    errors,
+  });
