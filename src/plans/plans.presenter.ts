@@ -23,7 +23,7 @@ export function presentPlan(plan: Plan, rateLimit: number) {
 const limit = Joi.number().integer().min(0).description('0: unlimited');
 
 export const planJson = record({
-  id: Joi.alternatives(Joi.number().integer(), Joi.string()),
+  id: Joi.number().integer().min(1),
   name: Joi.string().example('pro'),
   free: Joi.boolean(),
   limits: record({

@@ -19,6 +19,6 @@ export function presentUser(user: UserRecord, plans: readonly Plan[]) {
 
 export const userJson = record({
   ...accountFields,
-  planid: Joi.alternatives(Joi.number().integer(), Joi.string()).allow(null),
+  planid: Joi.number().integer().min(1).allow(null),
   admin: Joi.boolean(),
 });

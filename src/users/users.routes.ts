@@ -63,9 +63,13 @@ const api = {
         'The new user, with its key',
       ),
     },
-    errors: [403, 409],
+    errors: [403, 404, 409],
   }),
-  delete: deleteEndpoint(tag, 'Delete a user and everything they own (administrators only)', [403]),
+  delete: deleteEndpoint(
+    tag,
+    'Delete a user and everything they own (administrators only; never yourself: 422)',
+    [403, 422],
+  ),
 };
 
 /** GemPixel's admin user routes: an administrator's key only (403 for any other key). */
