@@ -7,12 +7,14 @@ import { generateOpenApi, type OpenApiDocument } from './openapi/openapi.documen
 import { docsRouter, openApiRouter } from './openapi/openapi.routes';
 import { apiRoutes, publicRoutes } from './routes';
 import { errorHandler, routeNotFound } from './shared/errors/error-handler';
+import { requireDependencies } from './shared/infra/dependencies';
 import { requireJsonBody } from './shared/http/content-type';
 import { apiCors } from './shared/http/cors';
 import { requestLog } from './shared/http/request-log';
 import { createRateLimiter } from './shared/http/rate-limit';
 import { createApiMetrics } from './shared/metrics/api-metrics';
 import { metricsRouter } from './shared/metrics/metrics.routes';
+import { requireWellFormedStrings } from './shared/http/well-formed';
 
 /** Builds the Express app; does no I/O of its own, so the server and the tests share it. */
 export function createApp(deps: AppDeps): Express {
@@ -33,9 +35,11 @@ export function createApp(deps: AppDeps): Express {
   let document: OpenApiDocument | undefined;
   const openapi = () => (document ??= generateOpenApi(app, config.publicUrl).document);
   const api = express.Router();
-  // Preflights carry no key: CORS answers them before authentication and the rate limiter.
+  // Preflights carry no key: CORS answers them before authentication and the rate limiter;
+  // neither they nor the document need MongoDB or Redis.
   api.use(apiCors(config.corsOrigins));
   api.use(openApiRouter(openapi));
+  api.use(requireDependencies(deps.redis));
   api.use(resolveAuth);
   api.use(
     createRateLimiter({
@@ -50,6 +54,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(requireAuth);
   api.use(requireJsonBody);
   api.use(express.json({ limit: config.bodyLimit, strict: true }));
+  api.use(requireWellFormedStrings);
   api.use(apiRoutes(deps));
   api.use(routeNotFound);
   app.use('/api', api);

@@ -6,6 +6,11 @@ export const ERROR_CODES = {
   bad_request: { status: 400, description: 'The request is malformed in a way no field names.' },
   bad_json: { status: 400, description: 'The body is not valid JSON.' },
   bad_query: { status: 400, description: 'A query parameter is invalid (`field` names it).' },
+  bad_uri: { status: 400, description: 'The URL has malformed percent-encoding.' },
+  bad_encoding: {
+    status: 400,
+    description: 'The body does not match its `Content-Encoding` (gzip, deflate, br).',
+  },
   unauthorized: {
     status: 401,
     description: 'The API key is missing, malformed, unknown or expired.',
