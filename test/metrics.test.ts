@@ -60,6 +60,8 @@ describe('GET /metrics', () => {
       'linkqr_visit_backlog',
       'linkqr_visit_pending',
       'linkqr_visit_drain_lag_seconds',
+      'linkqr_visit_spooled',
+      'linkqr_visits_lost_total',
       'nodejs_eventloop_lag_seconds',
     ]) {
       expect(text, name).to.match(new RegExp(`^${name} \\d`, 'm'));

@@ -11,6 +11,10 @@ const readiness = record({
   status: Joi.string().valid('ready', 'unavailable'),
   mongodb: state,
   redis: state,
+  clicks: record({
+    spooled: Joi.number().integer().min(0).description('clicks waiting in this process for Redis'),
+    lost: Joi.number().integer().min(0).description('clicks dropped since start (spool full)'),
+  }),
 });
 
 const probes = {

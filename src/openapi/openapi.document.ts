@@ -29,6 +29,8 @@ const API_PREFIX = '/api/';
  */
 function impliedFailures(route: RegisteredRoute, doc: EndpointDoc): number[] {
   const statuses = new Set([500, ...(doc.errors ?? [])]);
+  // Malformed percent-encoding in a path parameter: `bad_uri`.
+  if (route.template.includes('{')) statuses.add(400);
   if (!route.path.startsWith(API_PREFIX) || doc.public) return [...statuses].sort((a, b) => a - b);
   [401, 429, 503].forEach((s) => statuses.add(s));
   if (doc.params) statuses.add(404);
@@ -37,8 +39,14 @@ function impliedFailures(route: RegisteredRoute, doc: EndpointDoc): number[] {
   return [...statuses].sort((a, b) => a - b);
 }
 
-function failureResponse(status: number, rateLimited: boolean): Record<string, unknown> {
+function failureResponse(
+  status: number,
+  rateLimited: boolean,
+  api: boolean,
+): Record<string, unknown> {
   const codes = errorCodeNames.filter((c) => ERROR_CODES[c].status === status);
+  // Visitors' routes answer failures as an HTML page (see the error handler).
+  if (!api) return { description: 'Failure page', content: { 'text/html': {} } };
   const headers: Record<string, unknown> = rateLimited ? rateLimitHeaderRefs() : {};
   if (status === 429) headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
   if (status === 401)
@@ -109,7 +117,7 @@ function operation(route: RegisteredRoute, doc: EndpointDoc): Record<string, unk
     responses[status] = successResponse(response, rateLimited);
   }
   for (const status of impliedFailures(route, doc)) {
-    responses[String(status)] ??= failureResponse(status, rateLimited);
+    responses[String(status)] ??= failureResponse(status, rateLimited, isApi);
   }
   const op: Record<string, unknown> = {
     operationId: operationId(route),

@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import Joi from 'joi';
+import { errorCodeNames } from '../errors/error-codes';
 import type { ResponseDoc } from './endpoint';
 import { pageInfo, type PageQuery } from './pagination';
 
@@ -53,6 +54,14 @@ export const dateJson = Joi.string()
 export const urlJson = Joi.string().uri().example('https://example.com/landing');
 
 const count = Joi.number().integer().min(0);
+
+/** The failure body, for routes outside /api that still answer JSON failures (/metrics). */
+export const failureJson = record({
+  error: Joi.number().valid(1),
+  message: Joi.string(),
+  code: Joi.string().valid(...errorCodeNames),
+  field: Joi.string().optional(),
+});
 
 /** Spec 4.1: the list envelope with its items under `key`. */
 export function listResponse(key: string, item: Joi.Schema, description: string): ResponseDoc {

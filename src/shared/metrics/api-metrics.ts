@@ -5,6 +5,7 @@ import { routeTemplateOf } from '../http/endpoint';
 import type { RedisKeys } from '../infra/redis-keys';
 import { DRAINER_GROUP, visitStreamKey } from '../visits/visit-stream';
 import type { QrRenderQueue } from '../../qr-codes/qr-codes.jobs';
+import type { Visits } from '../visits/visit-recorder';
 import { startProcessMetrics } from './process-metrics';
 
 export interface ApiMetrics {
@@ -36,6 +37,7 @@ export function createApiMetrics(deps: {
   redis: Redis;
   keys: RedisKeys;
   qrQueue: QrRenderQueue;
+  visits: Pick<Visits, 'spoolStats'>;
 }): ApiMetrics {
   const registry = new Registry();
   const registers = [registry];
@@ -103,6 +105,23 @@ export function createApiMetrics(deps: {
       } catch {
         // Redis unreachable: the scrape still answers; `up`-style alerts come from /readyz.
       }
+    },
+  });
+  new Gauge({
+    name: 'linkqr_visit_spooled',
+    help: 'Clicks waiting in this process for Redis or MongoDB (the in-process spool)',
+    registers,
+    collect() {
+      this.set(deps.visits.spoolStats().spooled);
+    },
+  });
+  new Counter({
+    name: 'linkqr_visits_lost_total',
+    help: 'Clicks dropped because the in-process spool was full (or still held at shutdown)',
+    registers,
+    collect() {
+      this.reset();
+      this.inc(deps.visits.spoolStats().lost);
     },
   });
   new Gauge({

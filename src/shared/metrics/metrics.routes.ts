@@ -1,7 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Router } from 'express';
 import { unauthorized } from '../errors/app-error';
+import { failureBody } from '../errors/error-handler';
 import { endpoint } from '../http/endpoint';
+import { failureJson } from '../http/responses';
 import type { ApiMetrics } from './api-metrics';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
@@ -17,8 +19,10 @@ const scrape = endpoint({
   summary: 'Prometheus metrics',
   description:
     'Prometheus text format. When `METRICS_TOKEN` is set, send `Authorization: Bearer <METRICS_TOKEN>`.',
-  responses: { 200: { description: 'The metrics', media: ['text/plain'] } },
-  errors: [401],
+  responses: {
+    200: { description: 'The metrics', media: ['text/plain'] },
+    401: { description: 'METRICS_TOKEN is set and was not sent', schema: failureJson },
+  },
 });
 
 /** `GET /metrics`, outside /api: no API key nor rate limit, but the metrics token when set. */
@@ -26,7 +30,10 @@ export function metricsRouter(metrics: ApiMetrics, token: string | undefined): R
   const router = Router();
   router.get('/metrics', scrape, async (req, res) => {
     if (token !== undefined && !carriesToken(req.headers.authorization, token)) {
-      throw unauthorized('Metrics require Authorization: Bearer <METRICS_TOKEN>');
+      // JSON like /api (scrapers and operators read it), not the visitors' HTML error page.
+      const refusal = unauthorized('Metrics require Authorization: Bearer <METRICS_TOKEN>');
+      res.status(refusal.status).json(failureBody(refusal));
+      return;
     }
     const { contentType, body } = await metrics.render();
     res.setHeader('Cache-Control', 'no-store');
