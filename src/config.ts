@@ -41,6 +41,18 @@ export interface Config {
   readonly metricsToken: string | undefined;
   /** The worker's HTTP port for /metrics and /healthz. */
   readonly workerPort: number;
+  readonly dashboard: DashboardConfig;
+}
+
+/** The web dashboard under /app (see src/dashboard/). */
+export interface DashboardConfig {
+  /** Signs the session cookie; unset means a random one stored once per database. */
+  readonly sessionSecret: string | undefined;
+  readonly sessionTtlSeconds: number;
+  /** Failed sign-ins allowed per client address, and per account, in one window. */
+  readonly signInLimitPerIp: number;
+  readonly signInLimitPerAccount: number;
+  readonly signInWindowMs: number;
 }
 
 const planMap = Joi.object().pattern(
@@ -95,6 +107,17 @@ const schema = Joi.object({
   CORS_ORIGINS: Joi.string().allow('').default(''),
   METRICS_TOKEN: Joi.string().min(16).allow(''),
   WORKER_PORT: Joi.number().port().default(3001),
+  SESSION_SECRET: Joi.string().min(32).empty(''),
+  SESSION_TTL_SECONDS: Joi.number()
+    .integer()
+    .min(60)
+    .default(12 * 3600),
+  SIGNIN_LIMIT_PER_IP: Joi.number().integer().min(1).default(30),
+  SIGNIN_LIMIT_PER_ACCOUNT: Joi.number().integer().min(1).default(10),
+  SIGNIN_WINDOW_MS: Joi.number()
+    .integer()
+    .min(1000)
+    .default(15 * 60_000),
 }).unknown(true);
 
 export class ConfigError extends Error {
@@ -176,6 +199,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     CORS_ORIGINS: string;
     METRICS_TOKEN?: string;
     WORKER_PORT: number;
+    SESSION_SECRET?: string;
+    SESSION_TTL_SECONDS: number;
+    SIGNIN_LIMIT_PER_IP: number;
+    SIGNIN_LIMIT_PER_ACCOUNT: number;
+    SIGNIN_WINDOW_MS: number;
   };
   let plans: readonly Plan[];
   try {
@@ -218,6 +246,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: Object.freeze(parseCorsOrigins(v.CORS_ORIGINS)),
     metricsToken: v.METRICS_TOKEN || undefined,
     workerPort: v.WORKER_PORT,
+    dashboard: Object.freeze({
+      sessionSecret: v.SESSION_SECRET,
+      sessionTtlSeconds: v.SESSION_TTL_SECONDS,
+      signInLimitPerIp: v.SIGNIN_LIMIT_PER_IP,
+      signInLimitPerAccount: v.SIGNIN_LIMIT_PER_ACCOUNT,
+      signInWindowMs: v.SIGNIN_WINDOW_MS,
+    }),
   });
 }
 

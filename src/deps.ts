@@ -18,4 +18,6 @@ export interface AppDeps {
   domainResolver?: DomainResolver;
   /** Producer of QR render jobs (the worker process consumes them). */
   qrQueue: QrRenderQueue;
+  /** Signs dashboard session cookies (see dashboard/session-secret.ts); random per app if absent. */
+  sessionSecret?: string;
 }
