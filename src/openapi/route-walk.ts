@@ -23,6 +23,16 @@ function stackOf(handle: unknown): LayerLike[] | undefined {
   return Array.isArray(stack) ? (stack as LayerLike[]) : undefined;
 }
 
+/**
+ * Routes that are not part of the API a program calls: the web dashboard's pages and the
+ * session-cookie JSON only its own pages use (CSRF-protected, see src/dashboard/).
+ */
+export const OUTSIDE_THE_API = ['/app'];
+
+export function isOutsideTheApi(path: string): boolean {
+  return OUTSIDE_THE_API.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+}
+
 /** `/u/:username/list-:id` -> `/u/{username}/list-{id}`. */
 export function toTemplate(path: string): string {
   return path.replace(/[:*]([A-Za-z0-9_]+)/g, '{$1}');
@@ -50,5 +60,5 @@ function walk(stack: LayerLike[], prefix: string, out: RegisteredRoute[]): void 
 export function registeredRoutes(app: Express): RegisteredRoute[] {
   const out: RegisteredRoute[] = [];
   walk(stackOf(app.router) ?? [], '', out);
-  return out;
+  return out.filter((route) => !isOutsideTheApi(route.path));
 }
