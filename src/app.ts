@@ -4,27 +4,42 @@ import { requireAuth, resolveAuth } from './auth/auth.middleware';
 import type { AppDeps } from './deps';
 import { dashboardRouter } from './dashboard/dashboard';
 import { healthRouter } from './health/health.routes';
+import { generateOpenApi, type OpenApiDocument } from './openapi/openapi.document';
+import { docsRouter, openApiRouter } from './openapi/openapi.routes';
 import { apiRoutes, publicRoutes } from './routes';
 import { errorHandler, routeNotFound } from './shared/errors/error-handler';
 import { requireDependencies } from './shared/infra/dependencies';
 import { requireJsonBody } from './shared/http/content-type';
+import { apiCors } from './shared/http/cors';
 import { requestLog } from './shared/http/request-log';
 import { createRateLimiter } from './shared/http/rate-limit';
+import { createApiMetrics } from './shared/metrics/api-metrics';
+import { metricsRouter } from './shared/metrics/metrics.routes';
 import { requireWellFormedStrings } from './shared/http/well-formed';
 
 /** Builds the Express app; does no I/O of its own, so the server and the tests share it. */
 export function createApp(deps: AppDeps): Express {
   const { config, logger } = deps;
+  const metrics = createApiMetrics(deps);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('json spaces', 0);
 
+  app.use(metrics.observe);
   app.use(requestLog(logger));
   app.use(helmet());
   app.use(healthRouter(deps));
+  app.use(metricsRouter(metrics, config.metricsToken));
+  app.use(docsRouter());
 
+  let document: OpenApiDocument | undefined;
+  const openapi = () => (document ??= generateOpenApi(app, config.publicUrl).document);
   const api = express.Router();
+  // Preflights carry no key: CORS answers them before authentication and the rate limiter;
+  // neither they nor the document need MongoDB or Redis.
+  api.use(apiCors(config.corsOrigins));
+  api.use(openApiRouter(openapi));
   api.use(requireDependencies(deps.redis));
   api.use(resolveAuth);
   const rateLimit = createRateLimiter({
@@ -49,5 +64,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(publicRoutes(deps));
   app.use(routeNotFound);
   app.use(errorHandler(logger));
+  // Generated at start-up, once the routes are in place, from what they validate and answer.
+  openapi();
   return app;
 }

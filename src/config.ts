@@ -35,6 +35,12 @@ export interface Config {
   readonly qrConcurrency: number;
   /** Where `npm start` keeps the local mongod's data and leaves its address for the CLI. */
   readonly runtimeDir: string;
+  /** Browser origins allowed to call /api (`*` for any); empty: none. */
+  readonly corsOrigins: readonly string[];
+  /** When set, `GET /metrics` requires `Authorization: Bearer <token>`. */
+  readonly metricsToken: string | undefined;
+  /** The worker's HTTP port for /metrics and /healthz. */
+  readonly workerPort: number;
   readonly dashboard: DashboardConfig;
 }
 
@@ -98,6 +104,9 @@ const schema = Joi.object({
   LOGO_ALLOW_PRIVATE: Joi.string().valid('0', '1', 'true', 'false').default('0'),
   QR_CONCURRENCY: Joi.number().integer().min(1).max(64).default(4),
   RUNTIME_DIR: Joi.string().default('./data'),
+  CORS_ORIGINS: Joi.string().allow('').default(''),
+  METRICS_TOKEN: Joi.string().min(16).allow(''),
+  WORKER_PORT: Joi.number().port().default(3001),
   SESSION_SECRET: Joi.string().min(32).empty(''),
   SESSION_TTL_SECONDS: Joi.number()
     .integer()
@@ -129,6 +138,29 @@ function parsePlanLimits(raw: string): Record<string, number> {
     );
   }
   return value as Record<string, number>;
+}
+
+/** `https://app.example.com, http://localhost:5173` -> origins as browsers send them; `*` is any. */
+function parseCorsOrigins(raw: string): string[] {
+  const entries = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return entries.map((entry) => {
+    if (entry === '*') return entry;
+    let url: URL;
+    try {
+      url = new URL(entry);
+    } catch {
+      throw new ConfigError(
+        `CORS_ORIGINS: ${entry} is not an origin such as https://app.example.com`,
+      );
+    }
+    if (!['http:', 'https:'].includes(url.protocol) || url.origin !== entry.replace(/\/$/, '')) {
+      throw new ConfigError(`CORS_ORIGINS: ${entry} must be an origin (scheme, host, port) only`);
+    }
+    return url.origin;
+  });
 }
 
 /** Reads and validates the environment once; pure, so tests can build any config they need. */
@@ -164,6 +196,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     LOGO_ALLOW_PRIVATE: string;
     QR_CONCURRENCY: number;
     RUNTIME_DIR: string;
+    CORS_ORIGINS: string;
+    METRICS_TOKEN?: string;
+    WORKER_PORT: number;
     SESSION_SECRET?: string;
     SESSION_TTL_SECONDS: number;
     SIGNIN_LIMIT_PER_IP: number;
@@ -208,6 +243,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logoAllowPrivate: v.LOGO_ALLOW_PRIVATE === '1' || v.LOGO_ALLOW_PRIVATE === 'true',
     qrConcurrency: v.QR_CONCURRENCY,
     runtimeDir: v.RUNTIME_DIR,
+    corsOrigins: Object.freeze(parseCorsOrigins(v.CORS_ORIGINS)),
+    metricsToken: v.METRICS_TOKEN || undefined,
+    workerPort: v.WORKER_PORT,
     dashboard: Object.freeze({
       sessionSecret: v.SESSION_SECRET,
       sessionTtlSeconds: v.SESSION_TTL_SECONDS,

@@ -76,14 +76,14 @@ describe('account', () => {
         email: 'not-an-email',
       });
       expect(res.status).to.equal(422);
-      expect(res.body).to.deep.equal({ error: 1, message: 'email must be a valid email' });
+      expect(res.body).to.deep.include({ error: 1, message: 'email must be a valid email' });
     });
 
     it('answers 422 for a password shorter than 8 characters', async () => {
       const { apiKey } = await createTestUser();
       const res = await client(app.url, apiKey).put('/api/account/update', { password: 'short' });
       expect(res.status).to.equal(422);
-      expect(res.body).to.deep.equal({
+      expect(res.body).to.deep.include({
         error: 1,
         message: 'password length must be at least 8 characters long',
       });
@@ -93,14 +93,14 @@ describe('account', () => {
       const { apiKey } = await createTestUser();
       const res = await client(app.url, apiKey).put('/api/account/update', {});
       expect(res.status).to.equal(422);
-      expect(res.body).to.deep.equal({ error: 1, message: 'email or password is required' });
+      expect(res.body).to.deep.include({ error: 1, message: 'email or password is required' });
     });
 
     it('answers 422 for a field that is not writable', async () => {
       const { apiKey } = await createTestUser();
       const res = await client(app.url, apiKey).put('/api/account/update', { status: 'pro' });
       expect(res.status).to.equal(422);
-      expect(res.body).to.deep.equal({ error: 1, message: 'status is not allowed' });
+      expect(res.body).to.deep.include({ error: 1, message: 'status is not allowed' });
     });
 
     it('answers 409 when the email belongs to another user', async () => {
@@ -110,7 +110,7 @@ describe('account', () => {
         email: other.user.email,
       });
       expect(res.status).to.equal(409);
-      expect(res.body).to.deep.equal({ error: 1, message: 'email is already registered' });
+      expect(res.body).to.deep.include({ error: 1, message: 'email is already registered' });
     });
 
     it('accepts the caller own email unchanged', async () => {

@@ -11,7 +11,7 @@ describe('authentication', () => {
   });
   after(() => app.close());
 
-  const failure = (message: string) => ({ error: 1, message });
+  const failure = (message: string) => ({ error: 1, message, code: 'unauthorized' });
 
   it('answers 401 when the Authorization header is missing', async () => {
     const res = await request(app.url, '/api/account');

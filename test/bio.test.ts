@@ -35,7 +35,7 @@ describe('bio pages', () => {
       const other = await createTestUser();
       const res = await client(app.url, other.apiKey).post('/api/bio/add', { name: 'X', alias });
       expect(res.status).to.equal(409);
-      expect(res.body).to.deep.equal({ error: 1, message: `alias ${alias} is already taken` });
+      expect(res.body).to.deep.include({ error: 1, message: `alias ${alias} is already taken` });
     });
 
     const invalid: Array<[string, Record<string, unknown>, string]> = [
@@ -72,7 +72,7 @@ describe('bio pages', () => {
         const { apiKey } = await createTestUser();
         const res = await client(app.url, apiKey).post('/api/bio/add', body);
         expect(res.status).to.equal(422);
-        expect(res.body).to.deep.equal({ error: 1, message });
+        expect(res.body).to.deep.include({ error: 1, message });
       });
     }
   });
@@ -153,7 +153,7 @@ describe('bio pages', () => {
       for (const id of [theirs.id, mine.id, 999_999_999]) {
         const res = await client(app.url, apiKey).delete(`/api/bio/${id}/delete`);
         expect(res.status).to.equal(404);
-        expect(res.body).to.deep.equal({ error: 1, message: 'Bio page not found' });
+        expect(res.body).to.deep.include({ error: 1, message: 'Bio page not found' });
       }
       expect((await visit(app, `/b/${theirs.alias}`)).status).to.equal(200);
     });

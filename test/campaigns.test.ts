@@ -64,7 +64,7 @@ describe('campaigns API', () => {
       const { apiKey } = await createTestUser();
       const res = await client(app.url, apiKey).post('/api/campaign/add', { slug: s });
       expect(res.status).to.equal(409);
-      expect(res.body).to.deep.equal({ error: 1, message: `slug ${s} is already taken` });
+      expect(res.body).to.deep.include({ error: 1, message: `slug ${s} is already taken` });
     });
 
     const invalid: Array<[string, Record<string, unknown>, string]> = [
@@ -92,7 +92,7 @@ describe('campaigns API', () => {
         const { apiKey } = await createTestUser();
         const res = await client(app.url, apiKey).post('/api/campaign/add', body);
         expect(res.status).to.equal(422);
-        expect(res.body).to.deep.equal({ error: 1, message });
+        expect(res.body).to.deep.include({ error: 1, message });
       });
     }
   });
@@ -139,7 +139,10 @@ describe('campaigns API', () => {
       const { apiKey } = await createTestUser();
       const res = await client(app.url, apiKey).get('/api/campaigns?page=x');
       expect(res.status).to.equal(400);
-      expect(res.body).to.deep.equal({ error: 1, message: 'Invalid query: page must be a number' });
+      expect(res.body).to.deep.include({
+        error: 1,
+        message: 'Invalid query: page must be a number',
+      });
     });
   });
 
@@ -205,7 +208,7 @@ describe('campaigns API', () => {
       expect(same.status).to.equal(200);
       const res = await api.put(`/api/campaign/${campaign.id}/update`, { name: 'x', slug: theirs });
       expect(res.status).to.equal(409);
-      expect(res.body).to.deep.equal({ error: 1, message: `slug ${theirs} is already taken` });
+      expect(res.body).to.deep.include({ error: 1, message: `slug ${theirs} is already taken` });
     });
 
     it('answers 422 when the name is missing', async () => {
@@ -215,7 +218,7 @@ describe('campaigns API', () => {
         public: true,
       });
       expect(res.status).to.equal(422);
-      expect(res.body).to.deep.equal({ error: 1, message: 'name is required' });
+      expect(res.body).to.deep.include({ error: 1, message: 'name is required' });
     });
 
     it('answers 404 for another user campaign and an unknown id', async () => {
@@ -224,7 +227,7 @@ describe('campaigns API', () => {
       for (const id of [theirs.id, 999_999_999]) {
         const res = await client(app.url, apiKey).put(`/api/campaign/${id}/update`, { name: 'x' });
         expect(res.status).to.equal(404);
-        expect(res.body).to.deep.equal({ error: 1, message: 'Campaign not found' });
+        expect(res.body).to.deep.include({ error: 1, message: 'Campaign not found' });
       }
     });
   });
@@ -273,7 +276,7 @@ describe('campaigns API', () => {
           `/api/campaign/${campaign.id}/assign/${linkId}`,
         );
         expect(res.status).to.equal(404);
-        expect(res.body).to.deep.equal({ error: 1, message: 'Link not found' });
+        expect(res.body).to.deep.include({ error: 1, message: 'Link not found' });
       }
       expect((await Link.findOne({ id: theirs.id }).lean<LinkRecord>())?.campaignId).to.equal(null);
     });
@@ -287,7 +290,7 @@ describe('campaigns API', () => {
           `/api/campaign/${campaignId}/assign/${link.id}`,
         );
         expect(res.status).to.equal(404);
-        expect(res.body).to.deep.equal({ error: 1, message: 'Campaign not found' });
+        expect(res.body).to.deep.include({ error: 1, message: 'Campaign not found' });
       }
     });
 
@@ -295,7 +298,7 @@ describe('campaigns API', () => {
       const { apiKey } = await createTestUser();
       const res = await client(app.url, apiKey).post('/api/campaign/x/assign/0');
       expect(res.status).to.equal(404);
-      expect(res.body).to.deep.equal({ error: 1, message: 'Not found' });
+      expect(res.body).to.deep.include({ error: 1, message: 'Not found' });
     });
   });
 
@@ -330,7 +333,7 @@ describe('campaigns API', () => {
       for (const id of [theirs.id, mine.id, 999_999_999]) {
         const res = await client(app.url, apiKey).delete(`/api/campaign/${id}/delete`);
         expect(res.status).to.equal(404);
-        expect(res.body).to.deep.equal({ error: 1, message: 'Campaign not found' });
+        expect(res.body).to.deep.include({ error: 1, message: 'Campaign not found' });
       }
     });
   });

@@ -142,7 +142,7 @@ describe('channel items', () => {
       const channel = await createChannel(app, apiKey);
       const res = await client(app.url, apiKey).post(`/api/channel/${channel.id}/assign/pixel/1`);
       expect(res.status).to.equal(422);
-      expect(res.body).to.deep.equal({ error: 1, message: 'type must be one of links, bio, qr' });
+      expect(res.body).to.deep.include({ error: 1, message: 'type must be one of links, bio, qr' });
     });
 
     it('answers 404 for items that are unknown or another user, of every type', async () => {
@@ -165,7 +165,7 @@ describe('channel items', () => {
           `/api/channel/${channel.id}/assign/${type}/${id}`,
         );
         expect(res.status, `${type} ${id}`).to.equal(404);
-        expect(res.body).to.deep.equal({ error: 1, message: 'Item not found' });
+        expect(res.body).to.deep.include({ error: 1, message: 'Item not found' });
       }
     });
 
@@ -178,10 +178,10 @@ describe('channel items', () => {
           `/api/channel/${id}/assign/links/${link.id}`,
         );
         expect(assign.status).to.equal(404);
-        expect(assign.body).to.deep.equal({ error: 1, message: 'Channel not found' });
+        expect(assign.body).to.deep.include({ error: 1, message: 'Channel not found' });
         const items = await client(app.url, apiKey).get(`/api/channel/${id}`);
         expect(items.status).to.equal(404);
-        expect(items.body).to.deep.equal({ error: 1, message: 'Channel not found' });
+        expect(items.body).to.deep.include({ error: 1, message: 'Channel not found' });
       }
     });
 
@@ -189,7 +189,7 @@ describe('channel items', () => {
       const { apiKey } = await createTestUser();
       const res = await client(app.url, apiKey).post('/api/channel/1/assign/links/abc');
       expect(res.status).to.equal(404);
-      expect(res.body).to.deep.equal({ error: 1, message: 'Not found' });
+      expect(res.body).to.deep.include({ error: 1, message: 'Not found' });
     });
   });
 
@@ -224,7 +224,7 @@ describe('channel items', () => {
       for (const id of [theirs.id, 999_999_999]) {
         const res = await client(app.url, apiKey).delete(`/api/channel/${id}/delete`);
         expect(res.status).to.equal(404);
-        expect(res.body).to.deep.equal({ error: 1, message: 'Channel not found' });
+        expect(res.body).to.deep.include({ error: 1, message: 'Channel not found' });
       }
     });
 

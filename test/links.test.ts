@@ -65,7 +65,7 @@ describe('short links API', () => {
         custom: alias,
       });
       expect(res.status).to.equal(409);
-      expect(res.body).to.deep.equal({ error: 1, message: `alias ${alias} is already taken` });
+      expect(res.body).to.deep.include({ error: 1, message: `alias ${alias} is already taken` });
     });
 
     it('never hands out the alias of a deleted link again', async () => {
@@ -80,7 +80,7 @@ describe('short links API', () => {
         custom: alias,
       });
       expect(res.status).to.equal(409);
-      expect(res.body).to.deep.equal({ error: 1, message: `alias ${alias} is already taken` });
+      expect(res.body).to.deep.include({ error: 1, message: `alias ${alias} is already taken` });
     });
 
     for (const word of ['api', 'healthz', 'readyz', 'API', 'Healthz']) {
@@ -91,7 +91,7 @@ describe('short links API', () => {
           custom: word,
         });
         expect(res.status).to.equal(422);
-        expect(res.body).to.deep.equal({ error: 1, message: `alias ${word} is reserved` });
+        expect(res.body).to.deep.include({ error: 1, message: `alias ${word} is reserved` });
       });
     }
 
@@ -103,7 +103,7 @@ describe('short links API', () => {
           custom,
         });
         expect(res.status).to.equal(422);
-        expect(res.body).to.deep.equal({
+        expect(res.body).to.deep.include({
           error: 1,
           message: 'custom must be 3-64 letters, digits, hyphens or underscores',
         });
@@ -173,7 +173,7 @@ describe('short links API', () => {
         const { apiKey } = await createTestUser();
         const res = await client(app.url, apiKey).post('/api/url/add', body);
         expect(res.status).to.equal(422);
-        expect(res.body).to.deep.equal({ error: 1, message });
+        expect(res.body).to.deep.include({ error: 1, message });
       });
     }
 
@@ -184,7 +184,7 @@ describe('short links API', () => {
         domain: 'https://go.example.com',
       });
       expect(res.status).to.equal(422);
-      expect(res.body).to.deep.equal({
+      expect(res.body).to.deep.include({
         error: 1,
         message: 'domain must be one of your branded domains',
       });
@@ -224,7 +224,7 @@ describe('short links API', () => {
     it('answers 401 without an API key', async () => {
       const res = await client(app.url).post('/api/url/add', { url: 'https://example.com/' });
       expect(res.status).to.equal(401);
-      expect(res.body).to.deep.equal({
+      expect(res.body).to.deep.include({
         error: 1,
         message: 'Missing API key: send Authorization: Bearer <API_KEY>',
       });

@@ -117,7 +117,7 @@ describe('pixels', () => {
         const api = await owner();
         const res = await api.post('/api/pixel/add', body);
         expect(res.status).to.equal(422);
-        expect(res.body).to.deep.equal({ error: 1, message });
+        expect(res.body).to.deep.include({ error: 1, message });
         expect(await listed(api)).to.deep.equal([]);
       });
     }
@@ -126,7 +126,7 @@ describe('pixels', () => {
       const api = await owner();
       const res = await api.post('/api/pixel/add', { type: 'googlepixel', name: 'n', tag: 'x' });
       expect(res.status).to.equal(422);
-      expect(res.body).to.deep.equal({
+      expect(res.body).to.deep.include({
         error: 1,
         message:
           'type must be one of [gtmpixel, gapixel, fbpixel, adsnetworkpixel, professionalpixel, microblogpixel, retargetpixel, qapixel, pinboard, searchengine, messenger, forum, shortvideo]',
@@ -174,7 +174,7 @@ describe('pixels', () => {
       expect(past.body.data.pixels).to.deep.equal([]);
       const bad = await api.get('/api/pixels?limit=-1');
       expect(bad.status).to.equal(400);
-      expect(bad.body).to.deep.equal({
+      expect(bad.body).to.deep.include({
         error: 1,
         message: 'Invalid query: limit must be greater than or equal to 1',
       });
@@ -216,7 +216,7 @@ describe('pixels', () => {
         const id = await addPixel(api, { type: 'gtmpixel', name: 'Same', tag: 'GTM-AAAA111' });
         const res = await api.put(`/api/pixel/${id}/update`, body);
         expect(res.status).to.equal(422);
-        expect(res.body).to.deep.equal({ error: 1, message });
+        expect(res.body).to.deep.include({ error: 1, message });
         const [pixel] = await listed(api);
         expect(pixel).to.deep.include({ type: 'gtmpixel', name: 'Same', tag: 'GTM-AAAA111' });
       });
@@ -229,7 +229,7 @@ describe('pixels', () => {
       for (const id of [999_999_999, foreign]) {
         const res = await api.put(`/api/pixel/${id}/update`, { tag: 'mine' });
         expect(res.status).to.equal(404);
-        expect(res.body).to.deep.equal({ error: 1, message: 'Pixel not found' });
+        expect(res.body).to.deep.include({ error: 1, message: 'Pixel not found' });
       }
       expect((await listed(other))[0]).to.deep.include({ name: 'Theirs', tag: 'keep' });
     });
@@ -252,11 +252,11 @@ describe('pixels', () => {
       for (const id of [999_999_999, foreign]) {
         const res = await api.delete(`/api/pixel/${id}/delete`);
         expect(res.status).to.equal(404);
-        expect(res.body).to.deep.equal({ error: 1, message: 'Pixel not found' });
+        expect(res.body).to.deep.include({ error: 1, message: 'Pixel not found' });
       }
       const bad = await api.delete('/api/pixel/0/delete');
       expect(bad.status).to.equal(404);
-      expect(bad.body).to.deep.equal({ error: 1, message: 'Not found' });
+      expect(bad.body).to.deep.include({ error: 1, message: 'Not found' });
       expect((await listed(other)).map((p) => p.id)).to.deep.equal([foreign]);
     });
   });

@@ -109,7 +109,11 @@ describe('QR codes', () => {
       it(`refuses ${what}`, async () => {
         const { apiKey } = await createTestUser();
         const res = await client(env.app.url, apiKey).post('/api/qr/add', body);
-        expect([res.status, res.body]).to.deep.equal([422, { error: 1, message }]);
+        expect([res.status, res.body]).to.deep.equal([
+          422,
+          { error: 1, message, code: 'validation_failed', field: res.body.field },
+        ]);
+        expect(message.startsWith(String(res.body.field))).to.equal(true);
       });
     }
 
@@ -129,7 +133,12 @@ describe('QR codes', () => {
         });
         expect([res.status, res.body], logo).to.deep.equal([
           422,
-          { error: 1, message: 'logo URL points to a private or local network address' },
+          {
+            error: 1,
+            message: 'logo URL points to a private or local network address',
+            code: 'validation_failed',
+            field: 'logo',
+          },
         ]);
       }
       // Refused before any request: the API never connected to the address.
@@ -157,7 +166,10 @@ describe('QR codes', () => {
       ];
       for (const [body, message] of cases) {
         const res = await api.put(`/api/qr/${id}/update`, body);
-        expect([res.status, res.body], message).to.deep.equal([422, { error: 1, message }]);
+        expect([res.status, res.body], message).to.deep.equal([
+          422,
+          { error: 1, message, code: 'validation_failed', field: res.body.field },
+        ]);
       }
     });
   });

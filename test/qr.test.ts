@@ -55,6 +55,8 @@ describe('QR codes', () => {
         const { res, bytes } = await env.image(created.link);
         expect(res.status).to.equal(200);
         expect(res.headers.get('content-type')).to.equal('image/png');
+        // Embeddable with <img src> on any site, whatever helmet's same-origin default says.
+        expect(res.headers.get('cross-origin-resource-policy')).to.equal('cross-origin');
         expect((await decodeImage(bytes)).text).to.equal(expected(aliasOf(created.link)));
       });
     }
@@ -221,7 +223,7 @@ describe('QR codes', () => {
       const owner = await createTestUser();
       const { id } = await env.create(owner, { type: 'text', data: 'mine' });
       const api = client(env.app.url, (await createTestUser()).apiKey);
-      const notFound = { error: 1, message: 'QR code not found' };
+      const notFound = { error: 1, message: 'QR code not found', code: 'not_found' };
       for (const res of [
         await api.get(`/api/qr/${id}`),
         await api.put(`/api/qr/${id}/update`, { data: 'x' }),

@@ -46,7 +46,7 @@ describe('rate limits', () => {
 
     const over = await request(app.url, '/api/account', { key: apiKey });
     expect(over.status).to.equal(429);
-    expect(over.body).to.deep.equal({ error: 1, message: over.body.message });
+    expect(over.body).to.deep.equal({ error: 1, message: over.body.message, code: 'rate_limited' });
     expect(over.body.message).to.match(/^Rate limit exceeded: try again in \d+ s$/);
     expect(limitHeaders(over).remaining).to.equal('0');
     const retryAfter = Number(over.headers.get('retry-after'));

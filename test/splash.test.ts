@@ -118,7 +118,7 @@ describe('custom splash pages', () => {
       expect(page.body.data.splash.map((s) => s.name)).to.deep.equal(['c', 'b']);
       const bad = await api.get('/api/splash?limit=1000');
       expect(bad.status).to.equal(400);
-      expect(bad.body).to.deep.equal({
+      expect(bad.body).to.deep.include({
         error: 1,
         message: 'Invalid query: limit must be less than or equal to 100',
       });
@@ -127,7 +127,7 @@ describe('custom splash pages', () => {
     it('answers 401 without a key', async () => {
       const res = await client(app.url).get('/api/splash');
       expect(res.status).to.equal(401);
-      expect(res.body).to.deep.equal({
+      expect(res.body).to.deep.include({
         error: 1,
         message: 'Missing API key: send Authorization: Bearer <API_KEY>',
       });

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { findOnPath } from '../src/shared/infra/mongo-engine/executables';
 import { request } from './support/http';
+import { eventually } from './support/links';
 import { cli, freePort, launch, shutDown, type Launched } from './support/launcher';
 import { uniqueName } from './support/users';
 
@@ -80,6 +81,16 @@ describe('zero-config start (README path) where no mongod can be had: the in-mem
     );
     expect(account.status).to.equal(200);
     expect(account.body.data.username).to.equal(username);
+
+    // The worker's own health endpoint, as the compose health check calls it.
+    const workerHealth = () => request(`http://127.0.0.1:${env.WORKER_PORT}`, '/healthz');
+    await eventually(
+      async () => (await workerHealth().catch(() => undefined))?.status === 200,
+      'the worker answers /healthz',
+      20_000,
+    );
+    const health = await workerHealth();
+    expect(health.body).to.deep.equal({ status: 'ok', mongodb: 'up', redis: 'up', qrWorker: 'up' });
 
     service.process.kill('SIGTERM');
     expect(await service.exit).to.equal(0);

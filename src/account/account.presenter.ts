@@ -1,4 +1,6 @@
+import Joi from 'joi';
 import { formatDateTime, formatOptionalDateTime } from '../shared/format/dates';
+import { dateTimeJson, idJson, record } from '../shared/http/responses';
 import type { UserRecord } from '../users/user.model';
 
 /** The spec's Account (4.3): never the password hash nor the key hash. */
@@ -13,3 +15,15 @@ export function presentAccount(user: UserRecord) {
     registered: formatDateTime(user.registered),
   };
 }
+
+export const accountFields = {
+  id: idJson,
+  email: Joi.string().email({ tlds: false }).example('ada@example.com'),
+  username: Joi.string().example('ada'),
+  avatar: Joi.string().allow('', null),
+  status: Joi.string().description('the plan').example('free'),
+  expires: dateTimeJson.allow(null),
+  registered: dateTimeJson,
+};
+
+export const accountJson = record(accountFields);

@@ -1,19 +1,36 @@
 import { Router } from 'express';
 import { currentUser } from '../auth/auth.middleware';
-import { sendData, sendMessage } from '../shared/http/responses';
-import { validate } from '../shared/http/validate';
-import { presentAccount } from './account.presenter';
+import { dataResponse, messageResponse, sendData, sendMessage } from '../shared/http/responses';
+import { endpoint } from '../shared/http/endpoint';
+import { accountJson, presentAccount } from './account.presenter';
 import { accountUpdateSchema, type AccountUpdate } from './account.schemas';
 import { updateAccount } from './account.service';
+
+const tag = 'Account';
+
+const api = {
+  get: endpoint({
+    tag,
+    summary: 'Your account',
+    responses: { 200: dataResponse({ data: accountJson }, 'The account of the key') },
+  }),
+  update: endpoint({
+    tag,
+    summary: 'Change your email or password',
+    body: accountUpdateSchema,
+    responses: { 200: messageResponse('Updated') },
+    errors: [409],
+  }),
+};
 
 export function accountRouter(): Router {
   const router = Router();
 
-  router.get('/account', (req, res) => {
+  router.get('/account', api.get, (req, res) => {
     sendData(res, { data: presentAccount(currentUser(req)) });
   });
 
-  router.put('/account/update', validate({ body: accountUpdateSchema }), async (req, res) => {
+  router.put('/account/update', api.update, async (req, res) => {
     await updateAccount(currentUser(req).id, req.body as AccountUpdate);
     sendMessage(res, 'Account has been successfully updated.');
   });

@@ -1,5 +1,7 @@
+import Joi from 'joi';
 import { formatDateTime } from '../shared/format/dates';
 import { escapeHtml } from '../shared/http/pages';
+import { dateTimeJson, idJson, record, urlJson } from '../shared/http/responses';
 import { bioPageUrl } from './bio-url';
 import type { BioRecord } from './bio.model';
 
@@ -14,6 +16,15 @@ export function presentBio(bio: BioRecord, publicUrl: string) {
     date: formatDateTime(bio.createdAt),
   };
 }
+
+export const bioJson = record({
+  id: idJson,
+  alias: Joi.string().example('ada'),
+  name: Joi.string().example("Ada's links"),
+  link: urlJson,
+  links: Joi.array().items(record({ title: Joi.string(), url: urlJson })),
+  date: dateTimeJson,
+});
 
 /** The visitor's page; every user-written string is escaped, and URLs are http(s) only. */
 export function renderBioBody(bio: BioRecord): string {

@@ -1,19 +1,41 @@
 import { Router } from 'express';
 import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
-import { idParams } from '../shared/http/id-params';
-import { pageQuerySchema, type PageQuery } from '../shared/http/pagination';
-import { sendCreated, sendList, sendMessage } from '../shared/http/responses';
-import { validate, validatedQuery } from '../shared/http/validate';
+import type { PageQuery } from '../shared/http/pagination';
+import {
+  createdResponse,
+  sendCreated,
+  sendList,
+  sendMessage,
+  urlJson,
+} from '../shared/http/responses';
+import { deleteEndpoint, listEndpoint } from '../shared/http/common-endpoints';
+import { endpoint } from '../shared/http/endpoint';
+import { validatedQuery } from '../shared/http/validate';
 import { bioPageUrl } from './bio-url';
-import { presentBio } from './bio.presenter';
+import { bioJson, presentBio } from './bio.presenter';
 import { bioCreateSchema, type BioCreate } from './bio.schemas';
 import { createBioPage, deleteBioPage, listBioPages } from './bio.service';
+
+const tag = 'Bio pages';
+
+const api = {
+  list: listEndpoint(tag, 'List your bio pages', 'bios', bioJson),
+  add: endpoint({
+    tag,
+    summary: 'Create a bio page',
+    body: bioCreateSchema,
+    example: { name: 'Ada', alias: 'ada', links: [{ title: 'Blog', url: 'https://ada.example' }] },
+    responses: { 200: createdResponse({ link: urlJson }, 'The new bio page') },
+    errors: [409],
+  }),
+  delete: deleteEndpoint(tag, 'Delete a bio page'),
+};
 
 export function bioRouter({ config }: AppDeps): Router {
   const router = Router();
 
-  router.get('/bio', validate({ query: pageQuerySchema }), async (req, res) => {
+  router.get('/bio', api.list, async (req, res) => {
     const query = validatedQuery<PageQuery>(res);
     const { items, total } = await listBioPages(currentUser(req).id, query);
     sendList(
@@ -25,12 +47,12 @@ export function bioRouter({ config }: AppDeps): Router {
     );
   });
 
-  router.post('/bio/add', validate({ body: bioCreateSchema }), async (req, res) => {
+  router.post('/bio/add', api.add, async (req, res) => {
     const bio = await createBioPage(currentUser(req).id, req.body as BioCreate);
     sendCreated(res, { id: bio.id, link: bioPageUrl(config.publicUrl, bio.alias) });
   });
 
-  router.delete('/bio/:id/delete', validate({ params: idParams }), async (req, res) => {
+  router.delete('/bio/:id/delete', api.delete, async (req, res) => {
     await deleteBioPage(currentUser(req).id, Number(req.params.id));
     sendMessage(res, 'Bio page has been successfully deleted.');
   });

@@ -1,6 +1,8 @@
+import Joi from 'joi';
 import type { LinkRecord } from '../links/link.model';
 import { shortUrlOf } from '../links/short-url';
 import { formatDateTime } from '../shared/format/dates';
+import { dateTimeJson, idJson, record, urlJson } from '../shared/http/responses';
 import type { CampaignRecord } from './campaign.model';
 
 export function rotatorUrl(publicUrl: string, slug: string | null | undefined): string | false {
@@ -51,3 +53,35 @@ export function presentPublicList(
     })),
   };
 }
+
+const campaignFields = {
+  id: idJson,
+  name: Joi.string().allow('').example('Spring sale'),
+  public: Joi.boolean(),
+  rotator: Joi.alternatives(urlJson, Joi.boolean().valid(false)).description(
+    'the rotator URL, or false without a slug',
+  ),
+  list: urlJson,
+};
+
+export const campaignJson = record(campaignFields);
+
+/** Create and update answers, `{error: 0, ...}` around these. */
+export const campaignWriteFields = {
+  ...campaignFields,
+  domain: Joi.string().allow('').description('the campaign name (a quirk of the spec)'),
+};
+
+export const publicListJson = record({
+  id: idJson,
+  name: Joi.string().allow(''),
+  links: Joi.array().items(
+    record({
+      id: idJson,
+      alias: Joi.string(),
+      shorturl: urlJson,
+      title: Joi.string().allow(''),
+      date: dateTimeJson,
+    }),
+  ),
+});

@@ -1,12 +1,21 @@
 import { Router } from 'express';
+import Joi from 'joi';
 import type { AppDeps } from '../deps';
 import { hasVisitorBehaviour, linkParameters } from '../links/link-behaviour.service';
 import { originsOf } from '../links/link-domains';
 import { withParameters } from '../links/link-targeting';
 import { shortUrlOf } from '../links/short-url';
-import { escapeHtml, sendPage } from '../shared/http/pages';
+import { endpoint } from '../shared/http/endpoint';
+import {
+  escapeHtml,
+  notFoundResponses,
+  VISITOR_ERRORS,
+  redirectResponse,
+  sendPage,
+} from '../shared/http/pages';
+import { record } from '../shared/http/responses';
 import { sendPublicNotFound } from '../shared/http/public-context';
-import { presentPublicList } from './campaigns.presenter';
+import { presentPublicList, publicListJson } from './campaigns.presenter';
 import { SLUG_PATTERN } from './campaigns.schemas';
 import {
   campaignLinks,
@@ -16,12 +25,38 @@ import {
 } from './campaigns.service';
 import { pickInRotation, rotatorCounterKey } from './rotation';
 
+const tag = 'Visitors';
+
+const pages = {
+  rotator: endpoint({
+    tag,
+    summary: "A campaign's rotator",
+    description: "Redirects to the campaign's links in turn, counting the click.",
+    responses: { 302: redirectResponse('To the next link in rotation'), ...notFoundResponses },
+    errors: VISITOR_ERRORS,
+  }),
+  list: endpoint({
+    tag,
+    summary: "A public campaign's list page",
+    description: 'HTML, or JSON when the request prefers `application/json`.',
+    responses: {
+      200: {
+        description: 'The list',
+        media: ['text/html'],
+        schema: record({ error: Joi.number().valid(0), data: publicListJson }),
+      },
+      ...notFoundResponses,
+    },
+    errors: VISITOR_ERRORS,
+  }),
+};
+
 /** Visitor side of campaigns: the rotator `/r/{slug}` and the public list page. */
 export function campaignsPublicRouter(deps: AppDeps): Router {
   const { publicUrl } = deps.config;
   const router = Router();
 
-  router.get('/r/:slug', async (req, res) => {
+  router.get('/r/:slug', pages.rotator, async (req, res) => {
     const slug = req.params.slug;
     const campaign = SLUG_PATTERN.test(slug) ? await findCampaignBySlug(slug) : null;
     if (!campaign) return sendPublicNotFound(res, req.path);
@@ -41,7 +76,7 @@ export function campaignsPublicRouter(deps: AppDeps): Router {
     res.redirect(302, withParameters(link.url, linkParameters(link)));
   });
 
-  router.get('/u/:username/list-:id', async (req, res) => {
+  router.get('/u/:username/list-:id', pages.list, async (req, res) => {
     const id = Number(req.params.id);
     const campaign = Number.isSafeInteger(id)
       ? await findPublicCampaign(req.params.username, id)

@@ -1,4 +1,7 @@
+import Joi from 'joi';
 import { formatDate } from '../shared/format/dates';
+import { dateJson, idJson, record, urlJson } from '../shared/http/responses';
+import { CHANNEL_ITEM_TYPES } from './channel.model';
 import type { ChannelRecord } from './channel.model';
 import type { ChannelItemView } from './channel-items';
 
@@ -23,3 +26,22 @@ export function presentChannelItem(item: ChannelItemView) {
     date: formatDate(item.date),
   };
 }
+
+export const channelFields = {
+  id: idJson,
+  name: Joi.string().example('Newsletter'),
+  description: Joi.string().allow(''),
+  color: Joi.string().allow('').example('#1A2B3C'),
+  starred: Joi.boolean(),
+};
+
+export const channelJson = record(channelFields);
+
+export const channelItemJson = record({
+  type: Joi.string().valid(...CHANNEL_ITEM_TYPES),
+  id: idJson,
+  title: Joi.string().allow(''),
+  preview: Joi.string().allow(''),
+  link: urlJson,
+  date: dateJson,
+});

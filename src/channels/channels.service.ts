@@ -62,7 +62,8 @@ export async function assignToChannel(
   type: string,
   itemId: number,
 ): Promise<void> {
-  if (!isItemType(type)) throw validation(`type must be one of ${CHANNEL_ITEM_TYPES.join(', ')}`);
+  if (!isItemType(type))
+    throw validation(`type must be one of ${CHANNEL_ITEM_TYPES.join(', ')}`, 'type');
   await findOwned(Channel, userId, channelId, 'Channel');
   if (!(await ownsItem(userId, type, itemId))) throw notFound('Item not found');
   try {

@@ -1,4 +1,5 @@
 import type { BrandedDomainContext } from '../shared/http/public-context';
+import { cacheCounters } from '../shared/metrics/process-metrics';
 
 const TTL_MS = 5_000;
 // Hosts come from visitors' Host headers, so misses are cached too but the map stays bounded.
@@ -10,6 +11,7 @@ interface Entry {
 }
 
 const entries = new Map<string, Entry>();
+const lookups = cacheCounters('domain');
 
 /**
  * The branded domain of a host, remembered in this process for a few seconds so visitor traffic
@@ -22,7 +24,11 @@ export function cachedDomainByHost(
   now = Date.now(),
 ): Promise<BrandedDomainContext | null> {
   const hit = entries.get(host);
-  if (hit && hit.expires > now) return hit.value;
+  if (hit && hit.expires > now) {
+    lookups.hit.inc();
+    return hit.value;
+  }
+  lookups.miss.inc();
   if (hit) entries.delete(host);
   if (entries.size >= MAX_ENTRIES) {
     const oldest = entries.keys().next().value;

@@ -81,7 +81,7 @@ export function domainVerifier(config: Config, resolver: DomainResolver): Domain
   const serviceHost = canonicalName(new URL(config.publicUrl).hostname);
   return async (host) => {
     if (canonicalName(host) === serviceHost) {
-      throw validation('domain is the address of this service itself');
+      throw validation('domain is the address of this service itself', 'domain');
     }
     if (config.domainCheck === 'off') return;
     const [targets, v4, v6, cname] = await Promise.all([
@@ -100,6 +100,6 @@ export function domainVerifier(config: Config, resolver: DomainResolver): Domain
       : aliases.length
         ? `its CNAME points to ${aliases.join(', ')}`
         : `no A, AAAA or CNAME record found${failures.length ? `: ${failures.join(', ')}` : ''}`;
-    throw validation(guidance(host, reason, targets.names, targets.addresses));
+    throw validation(guidance(host, reason, targets.names, targets.addresses), 'domain');
   };
 }

@@ -20,28 +20,28 @@ export function isBrandableHost(hostname: string): boolean {
 export function normaliseDomain(input: string): string {
   const raw = input.trim();
   const scheme = SCHEME.exec(raw);
-  if (!scheme?.[1]) throw validation('domain must start with http:// or https://');
+  if (!scheme?.[1]) throw validation('domain must start with http:// or https://', 'domain');
   const authority = raw.slice(scheme[0].length).replace(/\/$/, '');
   if (/[/?#\\]/.test(authority)) {
-    throw validation('domain must be a host only, without a path, query or fragment');
+    throw validation('domain must be a host only, without a path, query or fragment', 'domain');
   }
-  if (authority.includes('@')) throw validation('domain must not contain credentials');
+  if (authority.includes('@')) throw validation('domain must not contain credentials', 'domain');
   let url: URL;
   try {
     url = new URL(`${scheme[1].toLowerCase()}://${authority}/`);
   } catch {
-    throw validation('domain must be a valid host name such as https://go.example.com');
+    throw validation('domain must be a valid host name such as https://go.example.com', 'domain');
   }
   // The URL parser drops a scheme's default port, so any port left is a non-default one.
   if (url.port !== '') {
-    throw validation('domain must not carry a port other than the default (80 or 443)');
+    throw validation('domain must not carry a port other than the default (80 or 443)', 'domain');
   }
   const host = url.hostname;
   if (host.startsWith('[') || isIP(host) !== 0) {
-    throw validation('domain must be a domain name, not an IP address');
+    throw validation('domain must be a domain name, not an IP address', 'domain');
   }
   if (!HOSTNAME.test(host)) {
-    throw validation('domain must be a valid host name such as https://go.example.com');
+    throw validation('domain must be a valid host name such as https://go.example.com', 'domain');
   }
   return `${url.protocol}//${host}`;
 }

@@ -1,3 +1,4 @@
+import { idJson, record, urlJson } from '../shared/http/responses';
 import type { BrandedDomainRecord } from './domain.model';
 
 /** A branded domain as the spec lists it (4.4); an unset redirect is `null`. */
@@ -9,3 +10,10 @@ export function presentDomain(domain: BrandedDomainRecord) {
     redirect404: domain.redirect404 ?? null,
   };
 }
+
+export const domainJson = record({
+  id: idJson,
+  domain: urlJson.example('https://go.example.com'),
+  redirectroot: urlJson.allow(null),
+  redirect404: urlJson.allow(null),
+});

@@ -2,13 +2,14 @@ import { Router } from 'express';
 import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
 import { withinPlan } from '../plans/plan-limit.middleware';
-import { idParams } from '../shared/http/id-params';
-import { pageQuerySchema, type PageQuery } from '../shared/http/pagination';
-import { sendCreated, sendList, sendMessage } from '../shared/http/responses';
-import { validate, validatedQuery } from '../shared/http/validate';
+import type { PageQuery } from '../shared/http/pagination';
+import { createdResponse, sendCreated, sendList, sendMessage } from '../shared/http/responses';
+import { deleteEndpoint, listEndpoint, updateEndpoint } from '../shared/http/common-endpoints';
+import { endpoint } from '../shared/http/endpoint';
+import { validatedQuery } from '../shared/http/validate';
 import { domainVerifier, systemResolver } from './domain-check';
 import { BrandedDomain } from './domain.model';
-import { presentDomain } from './domains.presenter';
+import { domainJson, presentDomain } from './domains.presenter';
 import {
   domainCreateSchema,
   domainUpdateSchema,
@@ -17,11 +18,32 @@ import {
 } from './domains.schemas';
 import { createDomain, deleteDomain, listDomains, updateDomain } from './domains.service';
 
+const tag = 'Branded domains';
+
+const api = {
+  list: listEndpoint(tag, 'List your branded domains', 'domains', domainJson),
+  add: endpoint({
+    tag,
+    summary: 'Add a branded domain',
+    description: 'The domain must already point to this service (DNS A, AAAA or CNAME).',
+    body: domainCreateSchema,
+    example: { domain: 'https://go.example.com', redirectroot: 'https://example.com' },
+    responses: { 200: createdResponse({}, 'The new domain') },
+    errors: [403, 409],
+  }),
+  update: updateEndpoint(
+    tag,
+    "Change where a domain's root and unknown paths redirect",
+    domainUpdateSchema,
+  ),
+  delete: deleteEndpoint(tag, 'Delete a branded domain'),
+};
+
 export function domainsRouter(deps: AppDeps): Router {
   const router = Router();
   const verify = domainVerifier(deps.config, deps.domainResolver ?? systemResolver());
 
-  router.get('/domains', validate({ query: pageQuerySchema }), async (req, res) => {
+  router.get('/domains', api.list, async (req, res) => {
     const query = validatedQuery<PageQuery>(res);
     const { items, total } = await listDomains(currentUser(req).id, query);
     sendList(res, 'domains', items.map(presentDomain), total, query);
@@ -29,7 +51,7 @@ export function domainsRouter(deps: AppDeps): Router {
 
   router.post(
     '/domain/add',
-    validate({ body: domainCreateSchema }),
+    api.add,
     withinPlan(deps.config.plans, 'maxDomains', BrandedDomain),
     async (req, res) => {
       const domain = await createDomain(currentUser(req).id, req.body as DomainCreate, verify);
@@ -37,16 +59,12 @@ export function domainsRouter(deps: AppDeps): Router {
     },
   );
 
-  router.put(
-    '/domain/:id/update',
-    validate({ params: idParams, body: domainUpdateSchema }),
-    async (req, res) => {
-      await updateDomain(currentUser(req).id, Number(req.params.id), req.body as DomainUpdate);
-      sendMessage(res, 'Domain has been successfully updated.');
-    },
-  );
+  router.put('/domain/:id/update', api.update, async (req, res) => {
+    await updateDomain(currentUser(req).id, Number(req.params.id), req.body as DomainUpdate);
+    sendMessage(res, 'Domain has been successfully updated.');
+  });
 
-  router.delete('/domain/:id/delete', validate({ params: idParams }), async (req, res) => {
+  router.delete('/domain/:id/delete', api.delete, async (req, res) => {
     await deleteDomain(currentUser(req).id, Number(req.params.id));
     sendMessage(res, 'Domain has been successfully deleted.');
   });

@@ -1,31 +1,52 @@
 import { Router } from 'express';
+import Joi from 'joi';
 import type { AppDeps } from '../deps';
+import { endpoint } from '../shared/http/endpoint';
+import { record } from '../shared/http/responses';
 import { pingMongo } from '../shared/infra/mongo';
+import { probe } from '../shared/infra/probe';
 
-async function probe(check: () => Promise<unknown>, timeoutMs = 2000): Promise<'up' | 'down'> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('timeout')), timeoutMs);
-  });
-  try {
-    await Promise.race([check(), timeout]);
-    return 'up';
-  } catch {
-    return 'down';
-  } finally {
-    clearTimeout(timer);
-  }
-}
+const state = Joi.string().valid('up', 'down');
+const readiness = record({
+  status: Joi.string().valid('ready', 'unavailable'),
+  mongodb: state,
+  redis: state,
+  clicks: record({
+    spooled: Joi.number().integer().min(0).description('clicks waiting in this process for Redis'),
+    lost: Joi.number().integer().min(0).description('clicks dropped since start (spool full)'),
+  }),
+});
+
+const probes = {
+  live: endpoint({
+    tag: 'Operations',
+    summary: 'Liveness: the process answers',
+    responses: {
+      200: {
+        description: 'Alive',
+        schema: record({ status: Joi.string().valid('ok'), uptime: Joi.number().integer() }),
+      },
+    },
+  }),
+  ready: endpoint({
+    tag: 'Operations',
+    summary: 'Readiness: MongoDB and Redis answer',
+    responses: {
+      200: { description: 'Ready', schema: readiness },
+      503: { description: 'A dependency is down', schema: readiness },
+    },
+  }),
+};
 
 /** Liveness and readiness probes: outside /api, no key, no rate limit. */
 export function healthRouter({ redis, visits }: AppDeps): Router {
   const router = Router();
 
-  router.get('/healthz', (_req, res) => {
+  router.get('/healthz', probes.live, (_req, res) => {
     res.json({ status: 'ok', uptime: Math.round(process.uptime()) });
   });
 
-  router.get('/readyz', async (_req, res) => {
+  router.get('/readyz', probes.ready, async (_req, res) => {
     const [mongodb, redisState] = await Promise.all([probe(pingMongo), probe(() => redis.ping())]);
     const ready = mongodb === 'up' && redisState === 'up';
     res.status(ready ? 200 : 503).json({

@@ -23,6 +23,8 @@ export const RESERVED_ALIASES: ReadonlySet<string> = new Set([
   'b',
   'healthz',
   'readyz',
+  'metrics',
+  'docs',
 ]);
 
 export function isReservedAlias(alias: string): boolean {

@@ -1,3 +1,5 @@
+import Joi from 'joi';
+import { idJson, mapOf, urlJson } from '../shared/http/responses';
 import type { LinkRecord } from './link.model';
 import { linkParameters } from './link-behaviour.service';
 
@@ -40,3 +42,26 @@ export function presentTargetingMaps(link: LinkRecord) {
     ),
   };
 }
+
+const rules = (key: string) =>
+  Joi.array().items(Joi.object({ [key]: Joi.string(), link: urlJson }));
+
+/** Response schemas of the fields above, for the OpenAPI document. */
+export const linkBehaviourJson = {
+  type: Joi.string().valid('direct', 'frame', 'splash', 'overlay'),
+  splash: idJson.allow(null),
+  overlay: idJson.allow(null),
+  pixels: Joi.array().items(idJson),
+  geotarget: rules('location'),
+  devicetarget: rules('device'),
+  languagetarget: rules('language'),
+  parameters: Joi.array().items(Joi.object({ name: Joi.string(), value: Joi.string().allow('') })),
+  metatitle: Joi.string().allow(''),
+  metadescription: Joi.string().allow(''),
+  metaimage: Joi.string().allow(''),
+};
+
+export const targetingMapsJson = {
+  location: mapOf(Joi.string()).description('first target link per country'),
+  device: mapOf(Joi.string()).description('first target link per lower-cased device name'),
+};

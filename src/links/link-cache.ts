@@ -2,6 +2,9 @@ import type { Redis } from 'ioredis';
 import type { AppDeps } from '../deps';
 import type { Logger } from '../shared/infra/logger';
 import type { VisitorBehaviour } from './link-behaviour.service';
+import { cacheCounters } from '../shared/metrics/process-metrics';
+
+const lookups = cacheCounters('link');
 
 /** What the redirect needs to answer a visitor, without touching MongoDB. */
 export interface LinkTarget {
@@ -73,11 +76,17 @@ export class LinkCache {
   peek(key: string): LinkTarget | null | undefined {
     this.start();
     const hit = this.entries.get(key);
-    if (!hit) return undefined;
+    if (!hit) {
+      lookups.miss.inc();
+      return undefined;
+    }
     // While Redis is away no invalidation can arrive anyway: serve what we have, however old,
     // rather than send every visitor to MongoDB. Everything is dropped when it comes back.
-    if (!this.live) return hit.target;
-    if (Date.now() - hit.storedAt < this.ttlOf(hit)) return hit.target;
+    if (!this.live || Date.now() - hit.storedAt < this.ttlOf(hit)) {
+      lookups.hit.inc();
+      return hit.target;
+    }
+    lookups.miss.inc();
     this.entries.delete(key);
     return undefined;
   }

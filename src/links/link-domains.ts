@@ -38,7 +38,7 @@ export async function resolveRequestedDomain(
 ): Promise<LinkDomain | null> {
   if (domain === undefined || isOwnHost(domain, publicUrl)) return null;
   const owned = await findUserDomain(userId, asDomainUrl(domain));
-  if (!owned) throw validation('domain must be one of your branded domains');
+  if (!owned) throw validation('domain must be one of your branded domains', 'domain');
   return owned;
 }
 

@@ -1,5 +1,12 @@
+import Joi from 'joi';
 import { formatDateTime, formatOptionalDateTime } from '../shared/format/dates';
-import { presentLinkBehaviour, presentTargetingMaps } from './link-behaviour.presenter';
+import { dateTimeJson, idJson, record, urlJson } from '../shared/http/responses';
+import {
+  linkBehaviourJson,
+  presentLinkBehaviour,
+  presentTargetingMaps,
+  targetingMapsJson,
+} from './link-behaviour.presenter';
 import type { LinkRecord } from './link.model';
 import { shortUrlOf } from './short-url';
 
@@ -37,3 +44,24 @@ export function presentLinkDetails(
     ...presentTargetingMaps(link),
   };
 }
+
+const linkFields = {
+  id: idJson,
+  alias: Joi.string().example('spring'),
+  shorturl: urlJson.example('https://go.example.com/spring'),
+  longurl: urlJson,
+  title: Joi.string().allow(''),
+  description: Joi.string().allow(''),
+  clicks: Joi.number().integer().min(0),
+  date: dateTimeJson,
+  ...linkBehaviourJson,
+};
+
+export const linkJson = record(linkFields);
+
+export const linkDetailsJson = record({
+  ...linkFields,
+  expiry: dateTimeJson.allow(null),
+  password: Joi.boolean().description('whether visitors must enter a password'),
+  ...targetingMapsJson,
+});

@@ -1,14 +1,29 @@
 import { Router } from 'express';
+import Joi from 'joi';
 import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
 import { withinPlan } from '../plans/plan-limit.middleware';
-import { idParams } from '../shared/http/id-params';
 import { notFound } from '../shared/errors/app-error';
-import { sendCreated, sendData, sendList, sendMessage } from '../shared/http/responses';
-import { validate, validatedQuery } from '../shared/http/validate';
+import { deleteEndpoint } from '../shared/http/common-endpoints';
+import { endpoint } from '../shared/http/endpoint';
+import { idParams } from '../shared/http/id-params';
+import {
+  createdResponse,
+  dataResponse,
+  idJson,
+  listResponse,
+  record,
+  sendCreated,
+  sendData,
+  sendList,
+  sendMessage,
+  urlJson,
+} from '../shared/http/responses';
+import { validatedQuery } from '../shared/http/validate';
+import { statisticsJson } from '../shared/visits/visits.types';
 import { linkCacheFor } from './link-cache';
 import { Link } from './link.model';
-import { presentLink, presentLinkDetails } from './links.presenter';
+import { linkDetailsJson, linkJson, presentLink, presentLinkDetails } from './links.presenter';
 import {
   linkCreateSchema,
   linkListQuerySchema,
@@ -27,12 +42,69 @@ import {
 } from './links.service';
 import { shortUrlOf } from './short-url';
 
+const tag = 'Links';
+const shortUrl = urlJson.example('https://go.example.com/spring');
+
+/** Each route's validation and OpenAPI declaration. */
+const api = {
+  list: endpoint({
+    tag,
+    summary: 'List your short links, or find one by its short URL',
+    description:
+      'With `short` (an alias or a full short URL) the answer is that one link as `{error: 0, data: {...details}}`, or 404.',
+    query: linkListQuerySchema,
+    responses: {
+      200: {
+        description: 'A page of links, or the one link named by `short`',
+        schema: Joi.alternatives(
+          listResponse('urls', linkJson, 'A page').schema as Joi.Schema,
+          record({ error: Joi.number().valid(0), data: linkDetailsJson }),
+        ),
+      },
+    },
+    errors: [404],
+  }),
+  get: endpoint({
+    tag,
+    summary: 'One short link with its statistics',
+    params: idParams,
+    responses: {
+      200: dataResponse({ details: linkDetailsJson, data: statisticsJson }, 'The link'),
+    },
+  }),
+  add: endpoint({
+    tag,
+    summary: 'Shorten a URL',
+    description: '`short` repeats `shorturl`, as older GemPixel versions answered.',
+    body: linkCreateSchema,
+    example: { url: 'https://example.com/spring-sale', custom: 'spring', title: 'Spring sale' },
+    responses: {
+      200: createdResponse({ shorturl: shortUrl, short: shortUrl }, 'The new short link'),
+    },
+    errors: [403, 409],
+  }),
+  update: endpoint({
+    tag,
+    summary: 'Change a short link',
+    params: idParams,
+    body: linkUpdateSchema,
+    responses: {
+      200: dataResponse(
+        { id: idJson, short: shortUrl, message: Joi.string() },
+        'The link as it now is',
+      ),
+    },
+    errors: [409],
+  }),
+  delete: deleteEndpoint(tag, 'Delete a short link and its statistics'),
+};
+
 export function linksRouter(deps: AppDeps): Router {
   const { publicUrl } = deps.config;
   const cache = linkCacheFor(deps);
   const router = Router();
 
-  router.get('/urls', validate({ query: linkListQuerySchema }), async (req, res) => {
+  router.get('/urls', api.list, async (req, res) => {
     const query = validatedQuery<LinkListQuery>(res);
     const userId = currentUser(req).id;
     if (query.short !== undefined) {
@@ -52,7 +124,7 @@ export function linksRouter(deps: AppDeps): Router {
     sendList(res, 'urls', urls, total, query);
   });
 
-  router.get('/url/:id', validate({ params: idParams }), async (req, res) => {
+  router.get('/url/:id', api.get, async (req, res) => {
     const { link, origins } = await getLink(currentUser(req).id, Number(req.params.id));
     const data = await deps.visits.getStatistics({ kind: 'link', id: link.id });
     sendData(res, { details: presentLinkDetails(link, origins, publicUrl, data.clicks), data });
@@ -60,7 +132,7 @@ export function linksRouter(deps: AppDeps): Router {
 
   router.post(
     '/url/add',
-    validate({ body: linkCreateSchema }),
+    api.add,
     withinPlan(deps.config.plans, 'maxLinks', Link),
     async (req, res) => {
       const input = req.body as LinkCreate;
@@ -71,26 +143,22 @@ export function linksRouter(deps: AppDeps): Router {
     },
   );
 
-  router.put(
-    '/url/:id/update',
-    validate({ params: idParams, body: linkUpdateSchema }),
-    async (req, res) => {
-      const id = Number(req.params.id);
-      const { link, origins } = await updateLink(
-        currentUser(req).id,
-        id,
-        req.body as LinkUpdate,
-        cache,
-      );
-      sendData(res, {
-        id: link.id,
-        short: shortUrlOf(link, origins, publicUrl),
-        message: 'Link has been successfully updated.',
-      });
-    },
-  );
+  router.put('/url/:id/update', api.update, async (req, res) => {
+    const id = Number(req.params.id);
+    const { link, origins } = await updateLink(
+      currentUser(req).id,
+      id,
+      req.body as LinkUpdate,
+      cache,
+    );
+    sendData(res, {
+      id: link.id,
+      short: shortUrlOf(link, origins, publicUrl),
+      message: 'Link has been successfully updated.',
+    });
+  });
 
-  router.delete('/url/:id/delete', validate({ params: idParams }), async (req, res) => {
+  router.delete('/url/:id/delete', api.delete, async (req, res) => {
     await deleteLink(currentUser(req).id, Number(req.params.id), cache, deps.visits);
     sendMessage(res, 'Link has been successfully deleted.');
   });

@@ -1,5 +1,12 @@
 import express, { Router, type Request, type Response } from 'express';
 import type { AppDeps } from '../deps';
+import { endpoint } from '../shared/http/endpoint';
+import {
+  notFoundResponses,
+  VISITOR_ERRORS,
+  pageResponse,
+  redirectResponse,
+} from '../shared/http/pages';
 import { assertMongoUp } from '../shared/infra/dependencies';
 import { brandedDomainOf, sendPublicNotFound } from '../shared/http/public-context';
 import { verifyPassword } from '../shared/secrets';
@@ -14,6 +21,39 @@ import { visitorResponder, wantsPreview } from './visitor.public';
  * `GET /:alias`, the hot path: in the steady state it reads only the in-process cache, and the
  * click is queued by the visits module without being awaited.
  */
+const tag = 'Visitors';
+const gone = pageResponse('The link has expired');
+
+const pages = {
+  visit: endpoint({
+    tag,
+    summary: 'Follow a short link',
+    description:
+      'Redirects to the long URL and counts the click (HEAD does not count). A password-protected link answers its password form. On a branded domain, an unknown alias redirects to its `redirect404` when set.',
+    responses: {
+      200: pageResponse('The password form of a protected link'),
+      302: redirectResponse('To the long URL'),
+      ...notFoundResponses,
+      410: gone,
+    },
+    errors: VISITOR_ERRORS,
+  }),
+  unlock: endpoint({
+    tag,
+    summary: 'Send the password of a protected link',
+    description:
+      'An urlencoded form with `password`; ten wrong tries lock the visitor out a while.',
+    responses: {
+      302: redirectResponse('To the long URL'),
+      401: pageResponse('Wrong password: the form again'),
+      ...notFoundResponses,
+      410: gone,
+      429: pageResponse('Too many wrong passwords; `Retry-After` says how long to wait'),
+    },
+    errors: [...VISITOR_ERRORS, 400, 413, 415],
+  }),
+};
+
 export function redirectRouter(deps: AppDeps): Router {
   const cache = linkCacheFor(deps);
   const guard = new PasswordGuard(deps.redis, deps.keys, (ip) => deps.visits.hashAddress(ip));
@@ -60,7 +100,7 @@ export function redirectRouter(deps: AppDeps): Router {
   }
 
   // Synchronous when the link is cached: the steady state costs no promise and no I/O but the click.
-  router.get('/:alias', (req, res) => {
+  router.get('/:alias', pages.visit, (req, res) => {
     const key = cacheKeyOf(req, res);
     const cached = key ? cache.peek(key) : null;
     if (cached !== undefined) return answer(req, res, cached);
@@ -69,6 +109,7 @@ export function redirectRouter(deps: AppDeps): Router {
 
   router.post(
     '/:alias',
+    pages.unlock,
     express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 }),
     async (req, res) => {
       const target = await resolve(req, res);

@@ -1,6 +1,8 @@
+import Joi from 'joi';
 import { formatDateTime } from '../shared/format/dates';
+import { dateTimeJson, idJson, record } from '../shared/http/responses';
 import type { OverlayResponseRecord } from './overlay-response.model';
-import type { OverlayRecord } from './overlay.model';
+import { OVERLAY_TYPES, type OverlayRecord } from './overlay.model';
 
 /** A CTA overlay as the spec lists it (4.5), with its settings and response count added. */
 export function presentOverlay(overlay: OverlayRecord) {
@@ -30,3 +32,26 @@ export function presentOverlayResponse(response: OverlayResponseRecord) {
     date: formatDateTime(response.createdAt),
   };
 }
+
+export const overlayJson = record({
+  id: idJson,
+  type: Joi.string().valid(...OVERLAY_TYPES),
+  name: Joi.string(),
+  date: dateTimeJson,
+  message: Joi.string().allow(''),
+  button: Joi.string().allow(''),
+  link: Joi.string().allow(''),
+  color: Joi.string(),
+  background: Joi.string(),
+  position: Joi.string(),
+  responses: Joi.number().integer().min(0),
+});
+
+export const overlayResponseJson = record({
+  id: idJson,
+  link: idJson.allow(null),
+  name: Joi.string().allow(''),
+  email: Joi.string().allow(''),
+  message: Joi.string().allow(''),
+  date: dateTimeJson,
+});

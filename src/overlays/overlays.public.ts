@@ -70,7 +70,7 @@ export function overlaysPublicRouter(deps: AppDeps): Router {
       if (!contactTokenValid(hash, form.token, target.id, overlay.id, Date.now()))
         throw new AppError(
           403,
-          'bad_token',
+          'forbidden',
           'This form has expired: reload the page and try again.',
         );
       await underLimit(overlay.id, req);

@@ -3,12 +3,25 @@ import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
 import { linkCacheFor } from '../links/link-cache';
 import { resetNote } from '../links/link-usage';
+import { deleteEndpoint, listEndpoint, updateEndpoint } from '../shared/http/common-endpoints';
+import { endpoint } from '../shared/http/endpoint';
 import { idParams } from '../shared/http/id-params';
 import { pageQuerySchema, type PageQuery } from '../shared/http/pagination';
-import { sendCreated, sendList, sendMessage } from '../shared/http/responses';
-import { validate, validatedQuery } from '../shared/http/validate';
+import {
+  createdResponse,
+  listResponse,
+  sendCreated,
+  sendList,
+  sendMessage,
+} from '../shared/http/responses';
+import { validatedQuery } from '../shared/http/validate';
 import { listContactResponses } from './overlay-responses.service';
-import { presentOverlay, presentOverlayResponse } from './overlays.presenter';
+import {
+  overlayJson,
+  overlayResponseJson,
+  presentOverlay,
+  presentOverlayResponse,
+} from './overlays.presenter';
 import {
   overlayCreateSchema,
   overlayUpdateSchema,
@@ -17,49 +30,63 @@ import {
 } from './overlays.schemas';
 import { createOverlay, deleteOverlay, listOverlays, updateOverlay } from './overlays.service';
 
+const tag = 'CTA overlays';
+
+const api = {
+  list: listEndpoint(tag, 'List your CTA overlays', 'cta', overlayJson),
+  add: endpoint({
+    tag,
+    summary: 'Add a CTA overlay',
+    body: overlayCreateSchema,
+    example: { name: 'Spring sale', type: 'message', message: '20% off', button: 'Shop' },
+    responses: { 200: createdResponse({}, 'The new overlay') },
+  }),
+  update: updateEndpoint(tag, "Change an overlay's settings", overlayUpdateSchema),
+  delete: deleteEndpoint(tag, 'Delete an overlay; links using it become direct links'),
+  responses: endpoint({
+    tag,
+    summary: "List the messages sent through a contact overlay's form",
+    params: idParams,
+    query: pageQuerySchema,
+    responses: { 200: listResponse('responses', overlayResponseJson, 'A page, newest first') },
+  }),
+};
+
 export function overlaysRouter(deps: AppDeps): Router {
   const cache = linkCacheFor(deps);
   const router = Router();
 
-  router.get('/overlay', validate({ query: pageQuerySchema }), async (req, res) => {
+  router.get('/overlay', api.list, async (req, res) => {
     const query = validatedQuery<PageQuery>(res);
     const { items, total } = await listOverlays(currentUser(req).id, query);
     sendList(res, 'cta', items.map(presentOverlay), total, query);
   });
 
-  router.post('/overlay/add', validate({ body: overlayCreateSchema }), async (req, res) => {
+  router.post('/overlay/add', api.add, async (req, res) => {
     const overlay = await createOverlay(currentUser(req).id, req.body as OverlayCreate);
     sendCreated(res, { id: overlay.id });
   });
 
-  router.put(
-    '/overlay/:id/update',
-    validate({ params: idParams, body: overlayUpdateSchema }),
-    async (req, res) => {
-      const id = Number(req.params.id);
-      await updateOverlay(currentUser(req).id, id, req.body as OverlayUpdate, cache);
-      sendMessage(res, 'Overlay has been successfully updated.');
-    },
-  );
+  router.put('/overlay/:id/update', api.update, async (req, res) => {
+    const id = Number(req.params.id);
+    await updateOverlay(currentUser(req).id, id, req.body as OverlayUpdate, cache);
+    sendMessage(res, 'Overlay has been successfully updated.');
+  });
 
-  router.delete('/overlay/:id/delete', validate({ params: idParams }), async (req, res) => {
+  router.delete('/overlay/:id/delete', api.delete, async (req, res) => {
     const reset = await deleteOverlay(currentUser(req).id, Number(req.params.id), cache);
     sendMessage(res, `Overlay has been successfully deleted.${resetNote(reset)}`);
   });
 
-  router.get(
-    '/overlay/:id/responses',
-    validate({ params: idParams, query: pageQuerySchema }),
-    async (req, res) => {
-      const query = validatedQuery<PageQuery>(res);
-      const { items, total } = await listContactResponses(
-        currentUser(req).id,
-        Number(req.params.id),
-        query,
-      );
-      sendList(res, 'responses', items.map(presentOverlayResponse), total, query);
-    },
-  );
+  router.get('/overlay/:id/responses', api.responses, async (req, res) => {
+    const query = validatedQuery<PageQuery>(res);
+    const { items, total } = await listContactResponses(
+      currentUser(req).id,
+      Number(req.params.id),
+      query,
+    );
+    sendList(res, 'responses', items.map(presentOverlayResponse), total, query);
+  });
 
   return router;
 }

@@ -2,11 +2,12 @@ import { Router } from 'express';
 import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
 import { linkCacheFor } from '../links/link-cache';
-import { idParams } from '../shared/http/id-params';
-import { pageQuerySchema, type PageQuery } from '../shared/http/pagination';
-import { sendCreated, sendList, sendMessage } from '../shared/http/responses';
-import { validate, validatedQuery } from '../shared/http/validate';
-import { presentPixel } from './pixels.presenter';
+import type { PageQuery } from '../shared/http/pagination';
+import { createdResponse, sendCreated, sendList, sendMessage } from '../shared/http/responses';
+import { deleteEndpoint, listEndpoint, updateEndpoint } from '../shared/http/common-endpoints';
+import { endpoint } from '../shared/http/endpoint';
+import { validatedQuery } from '../shared/http/validate';
+import { pixelJson, presentPixel } from './pixels.presenter';
 import {
   pixelCreateSchema,
   pixelUpdateSchema,
@@ -15,31 +16,42 @@ import {
 } from './pixels.schemas';
 import { createPixel, deletePixel, listPixels, updatePixel } from './pixels.service';
 
+const tag = 'Pixels';
+
+const api = {
+  list: listEndpoint(tag, 'List your tracking pixels', 'pixels', pixelJson),
+  add: endpoint({
+    tag,
+    summary: 'Add a tracking pixel',
+    body: pixelCreateSchema,
+    example: { type: 'gapixel', name: 'Main GA4', tag: 'G-ABC123XYZ' },
+    responses: { 200: createdResponse({}, 'The new pixel') },
+  }),
+  update: updateEndpoint(tag, "Change a pixel's name or tag", pixelUpdateSchema),
+  delete: deleteEndpoint(tag, 'Delete a pixel'),
+};
+
 export function pixelsRouter(deps: AppDeps): Router {
   const cache = linkCacheFor(deps);
   const router = Router();
 
-  router.get('/pixels', validate({ query: pageQuerySchema }), async (req, res) => {
+  router.get('/pixels', api.list, async (req, res) => {
     const query = validatedQuery<PageQuery>(res);
     const { items, total } = await listPixels(currentUser(req).id, query);
     sendList(res, 'pixels', items.map(presentPixel), total, query);
   });
 
-  router.post('/pixel/add', validate({ body: pixelCreateSchema }), async (req, res) => {
+  router.post('/pixel/add', api.add, async (req, res) => {
     const pixel = await createPixel(currentUser(req).id, req.body as PixelCreate);
     sendCreated(res, { id: pixel.id });
   });
 
-  router.put(
-    '/pixel/:id/update',
-    validate({ params: idParams, body: pixelUpdateSchema }),
-    async (req, res) => {
-      await updatePixel(currentUser(req).id, Number(req.params.id), req.body as PixelUpdate, cache);
-      sendMessage(res, 'Pixel has been successfully updated.');
-    },
-  );
+  router.put('/pixel/:id/update', api.update, async (req, res) => {
+    await updatePixel(currentUser(req).id, Number(req.params.id), req.body as PixelUpdate, cache);
+    sendMessage(res, 'Pixel has been successfully updated.');
+  });
 
-  router.delete('/pixel/:id/delete', validate({ params: idParams }), async (req, res) => {
+  router.delete('/pixel/:id/delete', api.delete, async (req, res) => {
     await deletePixel(currentUser(req).id, Number(req.params.id), cache);
     sendMessage(res, 'Pixel has been successfully deleted.');
   });

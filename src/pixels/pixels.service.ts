@@ -16,7 +16,7 @@ const LABEL = 'Pixel';
 
 function validTag(type: PixelType, tag: string): string {
   const result = checkTag(type, tag);
-  if (!result.ok) throw validation(result.message);
+  if (!result.ok) throw validation(result.message, 'tag');
   return result.tag;
 }
 

@@ -1,3 +1,5 @@
+import Joi from 'joi';
+import { record } from '../shared/http/responses';
 import type { Plan } from './plans.config';
 
 /**
@@ -17,3 +19,17 @@ export function presentPlan(plan: Plan, rateLimit: number) {
     },
   };
 }
+
+const limit = Joi.number().integer().min(0).description('0: unlimited');
+
+export const planJson = record({
+  id: Joi.number().integer().min(1),
+  name: Joi.string().example('pro'),
+  free: Joi.boolean(),
+  limits: record({
+    links: limit,
+    qrcodes: limit,
+    domain: record({ enabled: Joi.boolean(), count: limit }),
+    ratelimit: Joi.number().integer().min(1).description('requests per minute'),
+  }),
+});

@@ -1,10 +1,11 @@
 import { Router } from 'express';
 import { requireAdmin } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
-import { sendData, sendMessage } from '../shared/http/responses';
-import { validate } from '../shared/http/validate';
+import Joi from 'joi';
+import { endpoint } from '../shared/http/endpoint';
+import { dataResponse, messageResponse, sendData, sendMessage } from '../shared/http/responses';
 import { setUserPlan } from '../users/users.service';
-import { presentPlan } from './plans.presenter';
+import { planJson, presentPlan } from './plans.presenter';
 import {
   subscribeParams,
   subscriptionEnd,
@@ -14,30 +15,44 @@ import {
 } from './plans.schemas';
 import { findPlan } from './plans.service';
 
+const tag = 'Admin';
+
+const api = {
+  list: endpoint({
+    tag,
+    summary: 'The plans (administrators only)',
+    responses: { 200: dataResponse({ data: Joi.array().items(planJson) }, 'Every plan') },
+    errors: [403],
+  }),
+  subscribe: endpoint({
+    tag,
+    summary: 'Put a user on a plan (administrators only)',
+    params: subscribeParams,
+    body: subscriptionSchema,
+    responses: { 200: messageResponse('Subscribed') },
+    errors: [403],
+  }),
+};
+
 /** GemPixel's admin plan routes; plans themselves come from the PLANS setting. */
 export function plansRouter(deps: AppDeps): Router {
   const { plans, planRateLimits, defaultRateLimit } = deps.config;
   const router = Router();
 
-  router.get('/plans', requireAdmin, (_req, res) => {
+  router.get('/plans', requireAdmin, api.list, (_req, res) => {
     const data = plans.map((plan) =>
       presentPlan(plan, planRateLimits[plan.name] ?? defaultRateLimit),
     );
     sendData(res, { data });
   });
 
-  router.put(
-    '/plan/:planid/user/:userid',
-    requireAdmin,
-    validate({ params: subscribeParams, body: subscriptionSchema }),
-    async (req, res) => {
-      const { planid, userid } = req.params as unknown as SubscribeParams;
-      const plan = findPlan(plans, planid);
-      const expires = subscriptionEnd(req.body as Subscription, new Date());
-      await setUserPlan(userid, plan.name, expires);
-      sendMessage(res, `User has been subscribed to the ${plan.name} plan.`);
-    },
-  );
+  router.put('/plan/:planid/user/:userid', requireAdmin, api.subscribe, async (req, res) => {
+    const { planid, userid } = req.params as unknown as SubscribeParams;
+    const plan = findPlan(plans, planid);
+    const expires = subscriptionEnd(req.body as Subscription, new Date());
+    await setUserPlan(userid, plan.name, expires);
+    sendMessage(res, `User has been subscribed to the ${plan.name} plan.`);
+  });
 
   return router;
 }

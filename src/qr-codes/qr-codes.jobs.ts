@@ -32,8 +32,13 @@ export function qrRenderJobId({ qrId, renderVersion }: QrRenderJob): string {
   return `qr-${qrId}-v${renderVersion}`;
 }
 
+/** Job states reported as queue depth in the metrics. */
+export const QR_QUEUE_STATES = ['waiting', 'prioritized', 'active', 'delayed', 'failed'] as const;
+
 export interface QrRenderQueue {
   enqueue(job: QrRenderJob): Promise<void>;
+  /** How many jobs are in each state (for the metrics). */
+  counts(): Promise<Record<string, number>>;
   close(): Promise<void>;
 }
 
@@ -56,6 +61,7 @@ export function createQrRenderQueue(options: {
     async enqueue(job) {
       await queue.add('render', job, { jobId: qrRenderJobId(job) });
     },
+    counts: () => queue.getJobCounts(...QR_QUEUE_STATES),
     close: () => queue.close(),
   };
 }

@@ -1,5 +1,7 @@
+import Joi from 'joi';
 import { formatDateTime } from '../shared/format/dates';
-import type { QrCodeRecord } from './qr-code.model';
+import { dateTimeJson, idJson, record, urlJson } from '../shared/http/responses';
+import { QR_STATUSES, type QrCodeRecord } from './qr-code.model';
 
 export function qrLink(publicUrl: string, alias: string): string {
   return `${publicUrl}/qr/${alias}`;
@@ -24,3 +26,19 @@ export function presentQrDetails(qr: QrCodeRecord, scans: number, publicUrl: str
     reason: qr.status === 'failed' ? (qr.failureReason ?? 'rendering failed') : null,
   };
 }
+
+const qrFields = {
+  id: idJson,
+  link: urlJson.example('https://go.example.com/qr/Ab3dE9x').description('the image'),
+  scans: Joi.number().integer().min(0),
+  name: Joi.string().allow(''),
+  date: dateTimeJson,
+};
+
+export const qrJson = record(qrFields);
+
+export const qrDetailsJson = record({
+  ...qrFields,
+  status: Joi.string().valid(...QR_STATUSES),
+  reason: Joi.string().allow(null).description('why rendering failed, once it has'),
+});

@@ -3,20 +3,57 @@ import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
 import { withinPlan } from '../plans/plan-limit.middleware';
 import { idParams } from '../shared/http/id-params';
-import { pageQuerySchema, type PageQuery } from '../shared/http/pagination';
-import { sendCreated, sendData, sendList, sendMessage } from '../shared/http/responses';
-import { validate, validatedQuery } from '../shared/http/validate';
+import type { PageQuery } from '../shared/http/pagination';
+import {
+  createdResponse,
+  dataResponse,
+  sendCreated,
+  sendData,
+  sendList,
+  sendMessage,
+  urlJson,
+} from '../shared/http/responses';
+import { statisticsJson } from '../shared/visits/visits.types';
+import { deleteEndpoint, listEndpoint, updateEndpoint } from '../shared/http/common-endpoints';
+import { endpoint } from '../shared/http/endpoint';
+import { validatedQuery } from '../shared/http/validate';
 import { QrCode } from './qr-code.model';
-import { presentQr, presentQrDetails, qrLink } from './qr-codes.presenter';
+import { presentQr, presentQrDetails, qrDetailsJson, qrJson, qrLink } from './qr-codes.presenter';
 import { qrCreateSchema, qrUpdateSchema, type QrCreate, type QrUpdate } from './qr-codes.schemas';
 import { createQr, deleteQr, getQr, listQrs, qrServiceContext, updateQr } from './qr-codes.service';
+
+const tag = 'QR codes';
+
+const api = {
+  list: listEndpoint(tag, 'List your QR codes', 'qrs', qrJson),
+  get: endpoint({
+    tag,
+    summary: 'One QR code with its render state and scan statistics',
+    params: idParams,
+    responses: {
+      200: dataResponse({ details: qrDetailsJson, data: statisticsJson }, 'The QR code'),
+    },
+  }),
+  add: endpoint({
+    tag,
+    summary: 'Create a QR code',
+    description:
+      'The image is rendered in the background: `link` answers 202 until it is ready. A `link` code is dynamic: it encodes `/s/{alias}`, which redirects to `data` and counts the scan.',
+    body: qrCreateSchema,
+    example: { type: 'link', data: 'https://example.com', foreground: 'rgb(0,0,0)', name: 'Flyer' },
+    responses: { 200: createdResponse({ link: urlJson }, 'The new QR code; `link` is its image') },
+    errors: [403],
+  }),
+  update: updateEndpoint(tag, 'Change a QR code (it is rendered again)', qrUpdateSchema),
+  delete: deleteEndpoint(tag, 'Delete a QR code and its images'),
+};
 
 export function qrCodesRouter(deps: AppDeps): Router {
   const { config } = deps;
   const ctx = qrServiceContext(deps);
   const router = Router();
 
-  router.get('/qr', validate({ query: pageQuerySchema }), async (req, res) => {
+  router.get('/qr', api.list, async (req, res) => {
     const query = validatedQuery<PageQuery>(res);
     const { items, total } = await listQrs(currentUser(req).id, query);
     const scans = await deps.visits.getClickCounts(
@@ -27,7 +64,7 @@ export function qrCodesRouter(deps: AppDeps): Router {
     sendList(res, 'qrs', qrs, total, query);
   });
 
-  router.get('/qr/:id', validate({ params: idParams }), async (req, res) => {
+  router.get('/qr/:id', api.get, async (req, res) => {
     const qr = await getQr(currentUser(req).id, Number(req.params.id));
     const data = await deps.visits.getStatistics({ kind: 'qr', id: qr.id });
     sendData(res, { details: presentQrDetails(qr, data.clicks, config.publicUrl), data });
@@ -35,7 +72,7 @@ export function qrCodesRouter(deps: AppDeps): Router {
 
   router.post(
     '/qr/add',
-    validate({ body: qrCreateSchema }),
+    api.add,
     withinPlan(config.plans, 'maxQrCodes', QrCode),
     async (req, res) => {
       const qr = await createQr(currentUser(req).id, req.body as QrCreate, ctx);
@@ -43,16 +80,12 @@ export function qrCodesRouter(deps: AppDeps): Router {
     },
   );
 
-  router.put(
-    '/qr/:id/update',
-    validate({ params: idParams, body: qrUpdateSchema }),
-    async (req, res) => {
-      await updateQr(currentUser(req).id, Number(req.params.id), req.body as QrUpdate, ctx);
-      sendMessage(res, 'QR code has been successfully updated.');
-    },
-  );
+  router.put('/qr/:id/update', api.update, async (req, res) => {
+    await updateQr(currentUser(req).id, Number(req.params.id), req.body as QrUpdate, ctx);
+    sendMessage(res, 'QR code has been successfully updated.');
+  });
 
-  router.delete('/qr/:id/delete', validate({ params: idParams }), async (req, res) => {
+  router.delete('/qr/:id/delete', api.delete, async (req, res) => {
     await deleteQr(currentUser(req).id, Number(req.params.id), ctx);
     sendMessage(res, 'QR code has been successfully deleted.');
   });

@@ -72,7 +72,7 @@ function checkColours(r: Rendering): void {
     parseRgb(r.foreground) ?? { r: 0, g: 0, b: 0 },
     parseRgb(r.background) ?? { r: 255, g: 255, b: 255 },
   );
-  if (problem) throw validation(problem);
+  if (problem) throw validation(problem, 'foreground');
 }
 
 /** The slow check (it may resolve DNS or read a file), so it runs after the cheap ones. */
@@ -81,7 +81,7 @@ async function checkLogo(r: Rendering, ctx: QrServiceContext): Promise<void> {
   try {
     await checkLogoAtOnce(r.logo, ctx.logo);
   } catch (err) {
-    if (err instanceof LogoError) throw validation(err.message);
+    if (err instanceof LogoError) throw validation(err.message, 'logo');
     throw err;
   }
 }
@@ -90,10 +90,11 @@ async function checkLogo(r: Rendering, ctx: QrServiceContext): Promise<void> {
 function payloadFor(r: Rendering, alias: string, ctx: QrServiceContext): string {
   const payload = encodeQrPayload(r.content, dynamicUrl(ctx.publicUrl, alias));
   const width = symbolWidth(payload, Boolean(r.logo));
-  if (width === undefined) throw validation('data is too long to fit in a QR code');
+  if (width === undefined) throw validation('data is too long to fit in a QR code', 'data');
   if (modulePixels(r.size, width) < MIN_MODULE_PIXELS) {
     throw validation(
       `size ${r.size} px is too small for this much data: at least ${width * MIN_MODULE_PIXELS} px is needed`,
+      'size',
     );
   }
   return payload;

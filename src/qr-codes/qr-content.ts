@@ -121,6 +121,7 @@ export function parseQrContent(type: QrType, data: unknown): QrContent {
     const message = detail?.message ?? error.message;
     throw validation(
       message.startsWith(label) ? path + message.slice(label.length) : `${path}: ${message}`,
+      path,
     );
   }
   return { type, data: normalise(type, value) } as QrContent;

@@ -1,6 +1,13 @@
 import { Router, type Response } from 'express';
 import type { AppDeps } from '../deps';
-import { sendPage } from '../shared/http/pages';
+import { endpoint } from '../shared/http/endpoint';
+import {
+  notFoundResponses,
+  VISITOR_ERRORS,
+  pageResponse,
+  redirectResponse,
+  sendPage,
+} from '../shared/http/pages';
 import { sendPublicNotFound } from '../shared/http/public-context';
 import type { QrFormat } from './qr-code.model';
 import { findQrByAlias } from './qr-codes.service';
@@ -33,11 +40,39 @@ function sendPending(res: Response): void {
   );
 }
 
+const tag = 'Visitors';
+
+const pages = {
+  image: endpoint({
+    tag,
+    summary: "A QR code's image",
+    description:
+      "`/qr/{alias}` in the code's own format, or `/qr/{alias}.png` / `.svg`. Embeddable on any site (`Cross-Origin-Resource-Policy: cross-origin`); revalidate with `If-None-Match`.",
+    responses: {
+      200: { description: 'The image', media: ['image/png', 'image/svg+xml'], headers: ['ETag'] },
+      202: pageResponse('Still rendering; `Retry-After` says when to ask again'),
+      304: { description: 'Unchanged since the ETag you sent' },
+      ...notFoundResponses,
+      422: pageResponse('Rendering failed; the owner can see why in the API'),
+    },
+    errors: VISITOR_ERRORS,
+  }),
+  scan: endpoint({
+    tag,
+    summary: 'Scan a dynamic (link) QR code',
+    description: "Redirects to the code's URL and counts the scan.",
+    responses: { 302: redirectResponse('To the URL of the code'), ...notFoundResponses },
+    errors: VISITOR_ERRORS,
+  }),
+};
+
 /** Visitors' side of QR codes: the image, and the dynamic redirect of `link` codes. */
 export function qrPublicRouter(deps: AppDeps): Router {
   const router = Router();
 
-  router.get('/qr/:file', async (req, res) => {
+  router.get('/qr/:file', pages.image, async (req, res) => {
+    // Helmet's same-origin default would stop <img src> on the owner's own website.
+    res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
     const match = IMAGE_FILE.exec(req.params.file);
     const qr = match?.[1] ? await findQrByAlias(match[1]) : undefined;
     if (!match || !qr) return sendPublicNotFound(res, req.path);
@@ -61,7 +96,7 @@ export function qrPublicRouter(deps: AppDeps): Router {
     res.type(image.contentType).send(image.bytes);
   });
 
-  router.get('/s/:alias', async (req, res) => {
+  router.get('/s/:alias', pages.scan, async (req, res) => {
     const qr = await findQrByAlias(req.params.alias);
     if (!qr || qr.type !== 'link') return sendPublicNotFound(res, req.path);
     // Queued, not awaited: recording never delays the redirect. HEAD is a monitor, not a scan.

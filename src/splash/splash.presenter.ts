@@ -1,4 +1,6 @@
+import Joi from 'joi';
 import { formatDateTime } from '../shared/format/dates';
+import { dateTimeJson, idJson, record } from '../shared/http/responses';
 import { DEFAULT_SPLASH_COUNTER, type SplashPageRecord } from './splash-page.model';
 
 /** A custom splash page as the spec lists it (4.8), with its content added. */
@@ -15,3 +17,15 @@ export function presentSplash(page: SplashPageRecord) {
     counter: page.counter ?? DEFAULT_SPLASH_COUNTER,
   };
 }
+
+export const splashJson = record({
+  id: idJson,
+  name: Joi.string(),
+  date: dateTimeJson,
+  title: Joi.string().allow(''),
+  message: Joi.string().allow(''),
+  image: Joi.string().allow(''),
+  link: Joi.string().allow(''),
+  button: Joi.string().allow(''),
+  counter: Joi.number().integer().min(0),
+});

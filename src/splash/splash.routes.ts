@@ -3,11 +3,12 @@ import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
 import { linkCacheFor } from '../links/link-cache';
 import { resetNote } from '../links/link-usage';
-import { idParams } from '../shared/http/id-params';
-import { pageQuerySchema, type PageQuery } from '../shared/http/pagination';
-import { sendCreated, sendList, sendMessage } from '../shared/http/responses';
-import { validate, validatedQuery } from '../shared/http/validate';
-import { presentSplash } from './splash.presenter';
+import { deleteEndpoint, listEndpoint, updateEndpoint } from '../shared/http/common-endpoints';
+import { endpoint } from '../shared/http/endpoint';
+import type { PageQuery } from '../shared/http/pagination';
+import { createdResponse, sendCreated, sendList, sendMessage } from '../shared/http/responses';
+import { validatedQuery } from '../shared/http/validate';
+import { presentSplash, splashJson } from './splash.presenter';
 import {
   splashCreateSchema,
   splashUpdateSchema,
@@ -21,32 +22,43 @@ import {
   updateSplashPage,
 } from './splash.service';
 
+const tag = 'Splash pages';
+
+const api = {
+  list: listEndpoint(tag, 'List your custom splash pages', 'splash', splashJson),
+  add: endpoint({
+    tag,
+    summary: 'Add a custom splash page',
+    body: splashCreateSchema,
+    example: { name: 'Launch', title: 'New menu', link: 'https://example.com/menu', counter: 5 },
+    responses: { 200: createdResponse({}, 'The new splash page') },
+  }),
+  update: updateEndpoint(tag, "Change a splash page's content", splashUpdateSchema),
+  delete: deleteEndpoint(tag, 'Delete a splash page; links using it become direct links'),
+};
+
 export function splashRouter(deps: AppDeps): Router {
   const cache = linkCacheFor(deps);
   const router = Router();
 
-  router.get('/splash', validate({ query: pageQuerySchema }), async (req, res) => {
+  router.get('/splash', api.list, async (req, res) => {
     const query = validatedQuery<PageQuery>(res);
     const { items, total } = await listSplashPages(currentUser(req).id, query);
     sendList(res, 'splash', items.map(presentSplash), total, query);
   });
 
-  router.post('/splash/add', validate({ body: splashCreateSchema }), async (req, res) => {
+  router.post('/splash/add', api.add, async (req, res) => {
     const page = await createSplashPage(currentUser(req).id, req.body as SplashCreate);
     sendCreated(res, { id: page.id });
   });
 
-  router.put(
-    '/splash/:id/update',
-    validate({ params: idParams, body: splashUpdateSchema }),
-    async (req, res) => {
-      const id = Number(req.params.id);
-      await updateSplashPage(currentUser(req).id, id, req.body as SplashUpdate, cache);
-      sendMessage(res, 'Splash page has been successfully updated.');
-    },
-  );
+  router.put('/splash/:id/update', api.update, async (req, res) => {
+    const id = Number(req.params.id);
+    await updateSplashPage(currentUser(req).id, id, req.body as SplashUpdate, cache);
+    sendMessage(res, 'Splash page has been successfully updated.');
+  });
 
-  router.delete('/splash/:id/delete', validate({ params: idParams }), async (req, res) => {
+  router.delete('/splash/:id/delete', api.delete, async (req, res) => {
     const reset = await deleteSplashPage(currentUser(req).id, Number(req.params.id), cache);
     sendMessage(res, `Splash page has been successfully deleted.${resetNote(reset)}`);
   });

@@ -1,4 +1,6 @@
-import { presentAccount } from '../account/account.presenter';
+import Joi from 'joi';
+import { accountFields, presentAccount } from '../account/account.presenter';
+import { record } from '../shared/http/responses';
 import type { Plan } from '../plans/plans.config';
 import { planOf } from '../plans/plans.service';
 import type { UserRecord } from './user.model';
@@ -14,3 +16,9 @@ export function presentUser(user: UserRecord, plans: readonly Plan[]) {
     admin: user.admin ?? false,
   };
 }
+
+export const userJson = record({
+  ...accountFields,
+  planid: Joi.number().integer().min(1).allow(null),
+  admin: Joi.boolean(),
+});

@@ -5,10 +5,20 @@ import { linkCacheFor } from '../links/link-cache';
 import { findPlan } from '../plans/plans.service';
 import { qrServiceContext } from '../qr-codes/qr-codes.service';
 import { idParams } from '../shared/http/id-params';
-import { sendCreated, sendData, sendMessage } from '../shared/http/responses';
-import { validate, validatedQuery } from '../shared/http/validate';
+import Joi from 'joi';
+import { deleteEndpoint } from '../shared/http/common-endpoints';
+import { endpoint } from '../shared/http/endpoint';
+import {
+  createdResponse,
+  dataResponse,
+  record,
+  sendCreated,
+  sendData,
+  sendMessage,
+} from '../shared/http/responses';
+import { validatedQuery } from '../shared/http/validate';
 import { deleteUserAndContent } from './user-deletion';
-import { presentUser } from './users.presenter';
+import { presentUser, userJson } from './users.presenter';
 import {
   userAddSchema,
   userListQuerySchema,
@@ -17,27 +27,67 @@ import {
 } from './users.schemas';
 import { createUser, getUser, listUsers } from './users.service';
 
+const tag = 'Admin';
+
+const api = {
+  list: endpoint({
+    tag,
+    summary: 'List users (administrators only)',
+    query: userListQuerySchema,
+    responses: { 200: dataResponse({ data: Joi.array().items(userJson) }, 'The users') },
+    errors: [403],
+  }),
+  get: endpoint({
+    tag,
+    summary: 'One user (administrators only)',
+    params: idParams,
+    responses: { 200: dataResponse({ data: userJson }, 'The user') },
+    errors: [403],
+  }),
+  add: endpoint({
+    tag,
+    summary: 'Create a user and its API key (administrators only)',
+    description: 'The key is in this answer only: linkqr stores its hash.',
+    body: userAddSchema,
+    responses: {
+      200: createdResponse(
+        {
+          message: Joi.string(),
+          data: record({
+            id: Joi.number().integer(),
+            email: Joi.string(),
+            username: Joi.string(),
+            apikey: Joi.string(),
+          }),
+        },
+        'The new user, with its key',
+      ),
+    },
+    errors: [403, 404, 409],
+  }),
+  delete: deleteEndpoint(
+    tag,
+    'Delete a user and everything they own (administrators only; never yourself: 422)',
+    [403, 422],
+  ),
+};
+
 /** GemPixel's admin user routes: an administrator's key only (403 for any other key). */
 export function usersRouter(deps: AppDeps): Router {
   const { plans } = deps.config;
   const router = Router();
 
-  router.get(
-    '/users',
-    requireAdmin,
-    validate({ query: userListQuerySchema }),
-    async (_req, res) => {
-      const users = await listUsers(validatedQuery<UserListQuery>(res));
-      sendData(res, { data: users.map((user) => presentUser(user, plans)) });
-    },
-  );
+  router.get('/users', requireAdmin, api.list, async (_req, res) => {
+    const users = await listUsers(validatedQuery<UserListQuery>(res));
+    sendData(res, { data: users.map((user) => presentUser(user, plans)) });
+  });
 
-  router.get('/user/:id', requireAdmin, validate({ params: idParams }), async (req, res) => {
+  router.get('/user/:id', requireAdmin, api.get, async (req, res) => {
     const user = await getUser(Number(req.params.id));
     sendData(res, { data: presentUser(user, plans) });
   });
 
-  router.post('/user/add', requireAdmin, validate({ body: userAddSchema }), async (req, res) => {
+  router.post('/user/add', requireAdmin, api.add, async (req, res) => {
     const input = req.body as UserAdd;
     const plan = input.planid === undefined ? undefined : findPlan(plans, input.planid);
     const { user, apiKey } = await createUser({
@@ -55,21 +105,16 @@ export function usersRouter(deps: AppDeps): Router {
     });
   });
 
-  router.delete(
-    '/user/:id/delete',
-    requireAdmin,
-    validate({ params: idParams }),
-    async (req, res) => {
-      await deleteUserAndContent(Number(req.params.id), currentUser(req).id, {
-        redis: deps.redis,
-        keys: deps.keys,
-        links: linkCacheFor(deps),
-        visits: deps.visits,
-        qr: qrServiceContext(deps),
-      });
-      sendMessage(res, 'User has been successfully deleted.');
-    },
-  );
+  router.delete('/user/:id/delete', requireAdmin, api.delete, async (req, res) => {
+    await deleteUserAndContent(Number(req.params.id), currentUser(req).id, {
+      redis: deps.redis,
+      keys: deps.keys,
+      links: linkCacheFor(deps),
+      visits: deps.visits,
+      qr: qrServiceContext(deps),
+    });
+    sendMessage(res, 'User has been successfully deleted.');
+  });
 
   return router;
 }

@@ -100,7 +100,11 @@ describe('MongoDB stalled, then down (issue 11)', function () {
     process.kill(engine.pid!, 'SIGKILL');
     const redirect = await request(api.url, `/${alias}`, { headers: { 'user-agent': CHROME } });
     expect(redirect.status, 'a cached link still redirects').to.equal(302);
-    const unavailable = { error: 1, message: 'Service temporarily unavailable, try again shortly' };
+    const unavailable = {
+      error: 1,
+      message: 'Service temporarily unavailable, try again shortly',
+      code: 'unavailable',
+    };
     // The first request finds out (the driver has not noticed yet); every one after is answered
     // from the known state at once, without trying MongoDB (the log says which).
     const first = await client(api.url, key).get('/api/account');

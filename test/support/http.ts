@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { checkAgainstDocument } from './openapi-check';
 
 export interface TestResponse<T = Record<string, unknown>> {
   status: number;
@@ -30,15 +31,23 @@ export async function request<T = Record<string, unknown>>(
     body = JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
   }
+  const method = options.method ?? (body === undefined ? 'GET' : 'POST');
   const res = await fetch(baseUrl + path, {
-    method: options.method ?? (body === undefined ? 'GET' : 'POST'),
+    method,
     headers,
     body,
     redirect: options.redirect ?? 'manual',
   });
   const text = await res.text();
   let parsed: unknown = undefined;
-  if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+  const contentType = res.headers.get('content-type') ?? '';
+  if (contentType.includes('json') && text) parsed = JSON.parse(text);
+  // Every answer the suite receives is held to the OpenAPI document, so the two cannot drift.
+  await checkAgainstDocument(baseUrl, method, path, {
+    status: res.status,
+    contentType,
+    body: parsed,
+  });
   return { status: res.status, headers: res.headers, body: parsed as T, text };
 }
 

@@ -27,6 +27,20 @@ describe('configuration (pure)', () => {
     );
   });
 
+  it('reads CORS origins as browsers send them, and * for any', () => {
+    expect(loadConfig({}).corsOrigins).to.deep.equal([]);
+    expect(
+      loadConfig({ CORS_ORIGINS: 'https://app.example.com/, http://localhost:5173' }).corsOrigins,
+    ).to.deep.equal(['https://app.example.com', 'http://localhost:5173']);
+    expect(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins).to.deep.equal(['*']);
+  });
+
+  it('leaves /metrics open without METRICS_TOKEN (an empty one counts as unset)', () => {
+    expect(loadConfig({}).metricsToken).to.equal(undefined);
+    expect(loadConfig({ METRICS_TOKEN: '' }).metricsToken).to.equal(undefined);
+    expect(loadConfig({}).workerPort).to.equal(3001);
+  });
+
   it('reads PLANS, whose rate limits join PLAN_RATE_LIMITS and win for the same plan', () => {
     const c = loadConfig({
       PLANS: JSON.stringify([
@@ -60,6 +74,11 @@ describe('configuration (pure)', () => {
     [{ PLAN_RATE_LIMITS: '{"pro":"many"}' }, /PLAN_RATE_LIMITS is invalid/],
     [{ DOMAIN_CHECK: 'maybe' }, /DOMAIN_CHECK/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+    [{ CORS_ORIGINS: 'app.example.com' }, /CORS_ORIGINS: app.example.com is not an origin/],
+    [{ CORS_ORIGINS: 'https://app.example.com/path' }, /CORS_ORIGINS: .* must be an origin/],
+    [{ CORS_ORIGINS: 'ftp://files.example.com' }, /CORS_ORIGINS: .* must be an origin/],
+    [{ METRICS_TOKEN: 'short' }, /METRICS_TOKEN/],
+    [{ WORKER_PORT: 'x' }, /WORKER_PORT/],
   ];
   for (const [env, message] of refusals) {
     it(`refuses ${JSON.stringify(env)} naming the variable`, () => {

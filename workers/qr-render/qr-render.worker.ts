@@ -15,10 +15,18 @@ import {
 import { createQrRenderProcessor, type QrRenderOutcome } from './qr-render.processor';
 import { createRenderPool } from './render-pool';
 
+/** What the worker reports about each render (the worker's metrics). */
+export interface QrRenderObserver {
+  completed(outcome: QrRenderOutcome, seconds: number): void;
+  /** `final`: no retry follows (the code is marked failed). */
+  failed(final: boolean): void;
+}
+
 export interface QrRenderWorkerDeps {
   config: Config;
   logger: Logger;
   keys: RedisKeys;
+  observer?: QrRenderObserver;
 }
 
 export interface QrRenderWorkerOptions {
@@ -36,6 +44,8 @@ export interface QrRenderWorkerOptions {
 export interface QrRenderWorker {
   /** Re-queues renders of codes left pending (their job was never queued); returns how many. */
   sweep(): Promise<number>;
+  /** False once closed or stopped by a fatal error (the health check). */
+  isRunning(): boolean;
   close(): Promise<void>;
 }
 
@@ -92,9 +102,15 @@ export function startQrRenderWorker(
     removeOnComplete: { count: 0 },
   });
   worker.on('error', (err) => logger.error({ err: err.message }, 'qr render worker error'));
-  worker.on('failed', (job, err) =>
-    logger.warn({ jobId: job?.id, attempts: job?.attemptsMade, err: err.message }, 'qr job failed'),
-  );
+  worker.on('failed', (job, err) => {
+    logger.warn({ jobId: job?.id, attempts: job?.attemptsMade, err: err.message }, 'qr job failed');
+    const exhausted = (job?.attemptsMade ?? 0) >= (job?.opts.attempts ?? 1);
+    deps.observer?.failed(exhausted || err.name === 'UnrecoverableError');
+  });
+  worker.on('completed', (job, outcome) => {
+    const ms = job.processedOn && job.finishedOn ? job.finishedOn - job.processedOn : 0;
+    deps.observer?.completed(outcome, Math.max(0, ms) / 1000);
+  });
 
   const queue = createQrRenderQueue({ connection, keys, logger });
   const ageMs = options.sweepAgeMs ?? 60_000;
@@ -109,6 +125,7 @@ export function startQrRenderWorker(
 
   return {
     sweep,
+    isRunning: () => worker.isRunning(),
     async close() {
       clearInterval(timer);
       await worker.close();

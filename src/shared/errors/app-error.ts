@@ -1,18 +1,31 @@
-/** A failure the API answers with `{"error":1,"message":...}` and the given HTTP status. */
+import type { ErrorCode } from './error-codes';
+
+interface AppErrorOptions {
+  cause?: unknown;
+  headers?: Record<string, string>;
+  /** The request field at fault (a 422's body field, a 400's query parameter). */
+  field?: string;
+}
+
+/**
+ * A failure the API answers with `{"error":1,"message":...,"code":...}` and the given HTTP status.
+ * `code` is one of the catalogue in error-codes.ts, so every code a client can meet is documented.
+ */
 export class AppError extends Error {
   override name = 'AppError';
+  readonly headers: Record<string, string>;
+  readonly field: string | undefined;
 
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
-    options?: { cause?: unknown; headers?: Record<string, string> },
+    options?: AppErrorOptions,
   ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.headers = options?.headers ?? {};
+    this.field = options?.field;
   }
-
-  readonly headers: Record<string, string>;
 }
 
 export const badRequest = (message: string) => new AppError(400, 'bad_request', message);
@@ -25,7 +38,8 @@ export const gone = (message: string) => new AppError(410, 'gone', message);
 export const payloadTooLarge = (message: string) => new AppError(413, 'payload_too_large', message);
 export const unsupportedMediaType = (message: string) =>
   new AppError(415, 'unsupported_media_type', message);
-export const validation = (message: string) => new AppError(422, 'validation', message);
+export const validation = (message: string, field?: string) =>
+  new AppError(422, 'validation_failed', message, { field });
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new AppError(429, 'rate_limited', message, {
     headers: { 'Retry-After': String(Math.max(0, retryAfterSeconds)) },

@@ -3,8 +3,10 @@ import Joi from 'joi';
 import type { Logger } from 'pino';
 import { escapeHtml, sendPage } from '../http/pages';
 import { AppError, notFound, serviceUnavailable } from './app-error';
+import type { ErrorCode } from './error-codes';
 import { isInfrastructureUnavailable } from './infra-errors';
 import { isDuplicateKeyError } from '../db/duplicate-key';
+import { joiField } from '../http/validate';
 import { isMongoError, mongoHealth, UNAVAILABLE_MESSAGE } from '../infra/dependencies';
 
 /** What body-parser, raw-body and the router attach to the errors they raise (http-errors). */
@@ -15,7 +17,7 @@ interface HttpError extends Error {
 }
 
 /** Messages for the parser failures a client can cause, by body-parser's `type`. */
-const parserMessages: Record<string, [status: number, code: string, message: string]> = {
+const parserMessages: Record<string, [status: number, code: ErrorCode, message: string]> = {
   'entity.parse.failed': [400, 'bad_json', 'Malformed JSON body'],
   'entity.too.large': [413, 'payload_too_large', 'Request body is too large'],
   'parameters.too.many': [413, 'payload_too_large', 'Too many form fields'],
@@ -41,8 +43,10 @@ function fromParser(err: HttpError): AppError | null {
 /** Maps any thrown value onto the AppError the client sees. */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
-  if (Joi.isError(err))
-    return new AppError(422, 'validation', err.details[0]?.message ?? err.message);
+  if (Joi.isError(err)) {
+    const message = err.details[0]?.message ?? err.message;
+    return new AppError(422, 'validation_failed', message, { field: joiField(err) });
+  }
   if (err instanceof Error) {
     const parsed = fromParser(err as HttpError);
     if (parsed) return parsed;
@@ -56,6 +60,16 @@ export function toAppError(err: unknown): AppError {
     return serviceUnavailable(UNAVAILABLE_MESSAGE, err);
   }
   return new AppError(500, 'internal', 'Internal server error', { cause: err });
+}
+
+/** The failure body: the spec's `{"error":1,"message":...}` plus a stable `code` and the `field`. */
+export function failureBody(appError: AppError) {
+  return {
+    error: 1 as const,
+    message: appError.message,
+    code: appError.code,
+    ...(appError.field === undefined ? {} : { field: appError.field }),
+  };
 }
 
 /** `/api` answers JSON; every other route is seen by a visitor's browser. */
@@ -92,8 +106,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     for (const [name, value] of Object.entries(appError.headers)) res.setHeader(name, value);
-    if (isApiRequest(req))
-      res.status(appError.status).json({ error: 1, message: appError.message });
+    if (isApiRequest(req)) res.status(appError.status).json(failureBody(appError));
     else sendErrorPage(res, appError);
   };
 }

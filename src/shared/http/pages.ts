@@ -20,3 +20,26 @@ export function renderPage(title: string, bodyHtml: string): string {
 export function sendPage(res: Response, status: number, title: string, bodyHtml: string): void {
   res.status(status).type('html').send(renderPage(title, bodyHtml));
 }
+
+/** An HTML answer in the OpenAPI document. */
+export const pageResponse = (description: string) => ({
+  description,
+  media: ['text/html'] as const,
+});
+
+/** A redirect in the OpenAPI document. */
+export const redirectResponse = (description: string) => ({
+  description,
+  headers: ['Location'] as const,
+});
+
+/**
+ * Failure statuses every visitor route that reads MongoDB may answer besides its pages: 503
+ * while MongoDB or Redis is away.
+ */
+export const VISITOR_ERRORS = [503] as const;
+
+/** What any visitor route may answer for a path that names nothing (see sendPublicNotFound). */
+export const notFoundResponses = {
+  404: pageResponse('Nothing lives here'),
+} as const;

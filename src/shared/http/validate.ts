@@ -3,7 +3,7 @@ import type Joi from 'joi';
 import { AppError } from '../errors/app-error';
 import { blankStripper } from './lenient';
 
-interface Schemas {
+export interface RequestSchemas {
   params?: Joi.Schema;
   query?: Joi.Schema;
   body?: Joi.Schema;
@@ -17,14 +17,21 @@ function describe(error: Joi.ValidationError): string {
   return error.details[0]?.message.replace(/"/g, '') ?? error.message;
 }
 
+/** The dotted path of the first failing value (`links.0.url`), if the error names one. */
+export function joiField(error: Joi.ValidationError): string | undefined {
+  const path = error.details[0]?.path ?? [];
+  return path.length ? path.join('.') : undefined;
+}
+
 /**
  * Validates and coerces the request at the edge. The coerced values are written back to
  * `req.params`, `req.body` and `res.locals.query` (Express 5's `req.query` is read-only).
  * Status: an unusable path parameter names no resource (404); bad query values are 400;
- * a body that fails its schema is 422 with the field named in the message. Query and body are
- * read with GemPixel's leniency (see lenient.ts), so every endpoint forgives blanks the same way.
+ * a body that fails its schema is 422 with the field named in the message and in `field`. Query
+ * and body are read with GemPixel's leniency (see lenient.ts), so every endpoint forgives blanks
+ * the same way.
  */
-export function validate(schemas: Schemas): RequestHandler {
+export function validate(schemas: RequestSchemas): RequestHandler {
   const query = schemas.query && { schema: schemas.query, strip: blankStripper(schemas.query) };
   const body = schemas.body && { schema: schemas.body, strip: blankStripper(schemas.body) };
   return (req, res, next) => {
@@ -36,7 +43,10 @@ export function validate(schemas: Schemas): RequestHandler {
     if (query) {
       const input = query.strip(req.query as Record<string, unknown>);
       const { error, value } = query.schema.validate(input, queryOptions);
-      if (error) return next(new AppError(400, 'bad_query', `Invalid query: ${describe(error)}`));
+      if (error) {
+        const message = `Invalid query: ${describe(error)}`;
+        return next(new AppError(400, 'bad_query', message, { field: joiField(error) }));
+      }
       res.locals.query = value;
     }
     if (body) {
@@ -44,11 +54,14 @@ export function validate(schemas: Schemas): RequestHandler {
       const sent: unknown = req.body ?? {};
       const input = Array.isArray(sent) && sent.length === 0 ? {} : sent;
       if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-        return next(new AppError(422, 'validation', 'Body must be a JSON object'));
+        return next(new AppError(422, 'validation_failed', 'Body must be a JSON object'));
       }
       const stripped = body.strip(input as Record<string, unknown>);
       const { error, value } = body.schema.validate(stripped, joiOptions);
-      if (error) return next(new AppError(422, 'validation', describe(error)));
+      if (error) {
+        const field = joiField(error);
+        return next(new AppError(422, 'validation_failed', describe(error), { field }));
+      }
       req.body = value;
     }
     next();

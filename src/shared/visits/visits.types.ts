@@ -1,3 +1,6 @@
+import Joi from 'joi';
+import { mapOf, record } from '../http/responses';
+
 export type VisitKind = 'link' | 'qr';
 
 export interface VisitTarget {
@@ -43,3 +46,17 @@ export const DIMENSIONS = ['country', 'referrer', 'browser', 'os'] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
 
 export const targetKey = (t: { kind: VisitKind; id: number }) => `${t.kind}:${t.id}`;
+
+const count = Joi.number().integer().min(0);
+const top = mapOf(Joi.string().pattern(/^\d+$/)).description('label -> count (a string), top 10');
+
+/** The statistics object's JSON (`data` of `GET /api/url/:id` and `GET /api/qr/:id`). */
+export const statisticsJson = record({
+  clicks: count.example(128),
+  uniqueClicks: count.example(97),
+  topCountries: top.example({ DE: '40', US: '31' }),
+  topReferrers: top.example({ Direct: '70', 'news.example.org': '12' }),
+  topBrowsers: top.example({ Chrome: '80' }),
+  topOs: top.example({ Android: '52' }),
+  socialCount: record({ facebook: count, twitter: count, linkedin: count }),
+});

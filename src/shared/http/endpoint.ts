@@ -1,0 +1,62 @@
+import type { RequestHandler } from 'express';
+import type Joi from 'joi';
+import { validate, type RequestSchemas } from './validate';
+
+/** One answer of an operation: a JSON body described by a joi schema, or another media type. */
+export interface ResponseDoc {
+  description: string;
+  /** JSON body; omit for bodiless answers (redirects, 304). */
+  schema?: Joi.Schema;
+  /** Non-JSON answers (`image/png`, `text/html`): described, not validated. */
+  media?: readonly string[];
+  headers?: readonly string[];
+}
+
+/**
+ * What the OpenAPI document says about a route. Request schemas are the very ones `validate`
+ * enforces; the answers come from the schemas declared beside each presenter.
+ */
+export interface EndpointDoc extends RequestSchemas {
+  summary: string;
+  description?: string;
+  tag: string;
+  /** Successful (and other non-failure) answers by HTTP status. */
+  responses: Readonly<Record<number, ResponseDoc>>;
+  /**
+   * Failure statuses this route answers beyond the ones its position implies (under /api: 401,
+   * 429, 500, 503; 404 with path parameters; 400 with a query; 400/413/415/422 with a body).
+   */
+  errors?: readonly number[];
+  /** Under /api but answered without a key (the document itself). */
+  public?: boolean;
+  /** An example request body. */
+  example?: unknown;
+}
+
+const declarations = new WeakMap<object, EndpointDoc>();
+
+/** The declaration a route handler carries, if any (read by the OpenAPI generator). */
+export function endpointDocOf(handler: unknown): EndpointDoc | undefined {
+  return typeof handler === 'function' ? declarations.get(handler) : undefined;
+}
+
+/**
+ * `validate()` plus the route's OpenAPI declaration: every route carries one (in place of
+ * `validate`), so the document lists it with the same schemas that check its requests. It also
+ * notes the route's template for the request metrics.
+ */
+export function endpoint(doc: EndpointDoc): RequestHandler<Record<string, string>> {
+  const check = doc.params || doc.query || doc.body ? validate(doc) : undefined;
+  const handler: RequestHandler<Record<string, string>> = (req, res, next) => {
+    res.locals.routeTemplate = `${req.baseUrl}${String(req.route?.path ?? '')}`;
+    if (check) check(req, res, next);
+    else next();
+  };
+  declarations.set(handler, doc);
+  return handler;
+}
+
+/** The matched route's template (`/api/url/:id`), set by its `endpoint`; for metrics and logs. */
+export function routeTemplateOf(res: { locals: Record<string, unknown> }): string | undefined {
+  return typeof res.locals.routeTemplate === 'string' ? res.locals.routeTemplate : undefined;
+}

@@ -1,0 +1,170 @@
+import type { RequestHandler } from 'express';
+import type { Redis } from 'ioredis';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { routeTemplateOf } from '../http/endpoint';
+import type { RedisKeys } from '../infra/redis-keys';
+import { DRAINER_GROUP, visitStreamKey } from '../visits/visit-stream';
+import type { QrRenderQueue } from '../../qr-codes/qr-codes.jobs';
+import type { Visits } from '../visits/visit-recorder';
+import { startProcessMetrics } from './process-metrics';
+
+export interface ApiMetrics {
+  /** Counts and times every request by route template and status. */
+  observe: RequestHandler;
+  /** The Prometheus text of this app and of the process. */
+  render(): Promise<{ contentType: string; body: string }>;
+}
+
+/** Public routes whose 302 is a redirect served to a visitor, by what was followed. */
+const REDIRECT_ROUTES: Readonly<Record<string, string>> = {
+  '/:alias': 'link',
+  '/s/:alias': 'qr',
+  '/r/:slug': 'rotator',
+};
+
+/** Milliseconds since the oldest entry of a stream was queued (its id starts with that time). */
+function ageOfId(id: string | undefined, now: number): number {
+  const ms = Number(id?.split('-')[0]);
+  return Number.isFinite(ms) && ms > 0 ? Math.max(0, now - ms) : 0;
+}
+
+/**
+ * The API's metrics: request counts and latencies, redirects, and, read from Redis at scrape
+ * time, the visit backlog with its drain lag and the QR render queue. A scrape while Redis is
+ * down still answers, without those gauges' fresh values.
+ */
+export function createApiMetrics(deps: {
+  redis: Redis;
+  keys: RedisKeys;
+  qrQueue: QrRenderQueue;
+  visits: Pick<Visits, 'spoolStats'>;
+}): ApiMetrics {
+  const registry = new Registry();
+  const registers = [registry];
+  // Counted in plain maps on the request path and handed to prom-client at scrape time: a
+  // labelled prom-client increment costs about as much as the rest of a cached redirect's work.
+  const requestCounts = new Map<
+    string,
+    { method: string; route: string; status: string; n: number }
+  >();
+  const redirectCounts = new Map<string, number>();
+  new Counter({
+    name: 'linkqr_http_requests_total',
+    help: 'HTTP requests answered, by method, route template and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const { n, ...labels } of requestCounts.values()) this.inc(labels, n);
+    },
+  });
+  const latency = new Histogram({
+    name: 'linkqr_http_request_duration_seconds',
+    help: 'Time to answer an HTTP request, by method, route template and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers,
+  });
+  new Counter({
+    name: 'linkqr_redirects_total',
+    help: 'Redirects served to visitors, by kind (link, qr, rotator)',
+    labelNames: ['kind'] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const [kind, n] of redirectCounts) this.inc({ kind }, n);
+    },
+  });
+  const stream = visitStreamKey(deps.keys);
+  const backlog = new Gauge({
+    name: 'linkqr_visit_backlog',
+    help: 'Visits queued in the Redis stream and not yet stored',
+    registers,
+  });
+  const pending = new Gauge({
+    name: 'linkqr_visit_pending',
+    help: 'Visits a drainer has read but not yet acknowledged',
+    registers,
+  });
+  new Gauge({
+    name: 'linkqr_visit_drain_lag_seconds',
+    help: 'Age of the oldest visit not yet stored (0 when the backlog is empty)',
+    registers,
+    async collect() {
+      const now = Date.now();
+      try {
+        const [length, oldest, summary] = await Promise.all([
+          deps.redis.xlen(stream),
+          deps.redis.xrange(stream, '-', '+', 'COUNT', 1),
+          // No group yet (no worker ever ran): nothing is pending.
+          deps.redis.xpending(stream, DRAINER_GROUP).catch(() => [0]),
+        ]);
+        backlog.set(length);
+        pending.set(Number((summary as unknown[])[0] ?? 0));
+        this.set(ageOfId(oldest[0]?.[0], now) / 1000);
+      } catch {
+        // Redis unreachable: the scrape still answers; `up`-style alerts come from /readyz.
+      }
+    },
+  });
+  new Gauge({
+    name: 'linkqr_visit_spooled',
+    help: 'Clicks waiting in this process for Redis or MongoDB (the in-process spool)',
+    registers,
+    collect() {
+      this.set(deps.visits.spoolStats().spooled);
+    },
+  });
+  new Counter({
+    name: 'linkqr_visits_lost_total',
+    help: 'Clicks dropped because the in-process spool was full (or still held at shutdown)',
+    registers,
+    collect() {
+      this.reset();
+      this.inc(deps.visits.spoolStats().lost);
+    },
+  });
+  new Gauge({
+    name: 'linkqr_qr_queue_jobs',
+    help: 'QR render jobs by state (waiting, prioritized, active, delayed, failed)',
+    labelNames: ['state'] as const,
+    registers,
+    async collect() {
+      try {
+        const counts = await deps.qrQueue.counts();
+        for (const [state, count] of Object.entries(counts)) this.set({ state }, count);
+      } catch {
+        // As above: keep the last values while Redis is away.
+      }
+    },
+  });
+  const processRegistry = startProcessMetrics();
+
+  const observe: RequestHandler = (req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.once('finish', () => {
+      // Refused before routing (401, 429, 404): grouped by side, so floods stay visible.
+      const route = routeTemplateOf(res) ?? (req.originalUrl.startsWith('/api/') ? '/api/*' : '*');
+      const status = String(res.statusCode);
+      const key = `${req.method} ${status} ${route}`;
+      const counted = requestCounts.get(key);
+      if (counted) counted.n += 1;
+      else requestCounts.set(key, { method: req.method, route, status, n: 1 });
+      const labels = { method: req.method, route, status };
+      latency.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+      const kind = REDIRECT_ROUTES[route];
+      if (kind && res.statusCode === 302 && req.method !== 'HEAD') {
+        redirectCounts.set(kind, (redirectCounts.get(kind) ?? 0) + 1);
+      }
+    });
+    next();
+  };
+
+  return {
+    observe,
+    async render() {
+      const parts = await Promise.all([processRegistry.metrics(), registry.metrics()]);
+      return { contentType: registry.contentType, body: parts.join('\n') };
+    },
+  };
+}
