@@ -2,9 +2,9 @@ import type Joi from 'joi';
 import { campaignCreateSchema, campaignUpdateSchema } from '../campaigns/campaigns.schemas';
 import { channelCreateSchema, channelUpdateSchema } from '../channels/channels.schemas';
 import { domainCreateSchema, domainUpdateSchema } from '../domains/domains.schemas';
-import { overlayCreateSchema } from '../overlays/overlays.schemas';
+import { overlayCreateSchema, overlayUpdateSchema } from '../overlays/overlays.schemas';
 import { pixelCreateSchema, pixelUpdateSchema } from '../pixels/pixels.schemas';
-import { splashCreateSchema } from '../splash/splash.schemas';
+import { splashCreateSchema, splashUpdateSchema } from '../splash/splash.schemas';
 import { formFields, type FieldHint } from './form-fields';
 import type { Column, ResourceView } from './view-types';
 
@@ -117,6 +117,7 @@ const definitions: ResourceDefinition[] = [
       { name: 'date', label: 'Created' },
     ],
     create: { path: '/splash/add', schema: splashCreateSchema },
+    update: { path: '/splash/:id/update', schema: splashUpdateSchema },
     remove: '/splash/:id/delete',
   },
   {
@@ -131,6 +132,7 @@ const definitions: ResourceDefinition[] = [
       { name: 'date', label: 'Created' },
     ],
     create: { path: '/overlay/add', schema: overlayCreateSchema },
+    update: { path: '/overlay/:id/update', schema: overlayUpdateSchema },
     remove: '/overlay/:id/delete',
     members: {
       label: 'Responses',
