@@ -32,7 +32,7 @@ export function publicRoutes(deps: AppDeps): Router {
   const site = Router();
   // Order matters: branded-domain host resolution first, fixed prefixes next, the
   // catch-all `/:alias` of short links last, then the visitor 404.
-  site.use(domainHost(deps.config));
+  site.use(domainHost(deps));
   site.use(qrPublicRouter(deps));
   site.use(campaignsPublicRouter(deps), bioPublicRouter(), redirectRouter(deps));
   site.use(publicNotFound);

@@ -13,9 +13,11 @@ import {
   type DomainCreate,
   type DomainUpdate,
 } from './domains.schemas';
+import { domainCacheFor } from './domain-cache';
 import { createDomain, deleteDomain, listDomains, updateDomain } from './domains.service';
 
 export function domainsRouter(deps: AppDeps): Router {
+  const hosts = domainCacheFor(deps);
   const router = Router();
   const verify = domainVerifier(deps.config, deps.domainResolver ?? systemResolver());
 
@@ -26,7 +28,7 @@ export function domainsRouter(deps: AppDeps): Router {
   });
 
   router.post('/domain/add', validate({ body: domainCreateSchema }), async (req, res) => {
-    const domain = await createDomain(currentUser(req).id, req.body as DomainCreate, verify);
+    const domain = await createDomain(currentUser(req).id, req.body as DomainCreate, verify, hosts);
     sendCreated(res, { id: domain.id });
   });
 
@@ -34,13 +36,14 @@ export function domainsRouter(deps: AppDeps): Router {
     '/domain/:id/update',
     validate({ params: idParams, body: domainUpdateSchema }),
     async (req, res) => {
-      await updateDomain(currentUser(req).id, Number(req.params.id), req.body as DomainUpdate);
+      const change = req.body as DomainUpdate;
+      await updateDomain(currentUser(req).id, Number(req.params.id), change, hosts);
       sendMessage(res, 'Domain has been successfully updated.');
     },
   );
 
   router.delete('/domain/:id/delete', validate({ params: idParams }), async (req, res) => {
-    await deleteDomain(currentUser(req).id, Number(req.params.id));
+    await deleteDomain(currentUser(req).id, Number(req.params.id), hosts);
     sendMessage(res, 'Domain has been successfully deleted.');
   });
 

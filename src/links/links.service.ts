@@ -5,6 +5,7 @@ import type { PageQuery } from '../shared/http/pagination';
 import type { Visits } from '../shared/visits/visit-recorder';
 import { nextId } from '../shared/ids/counter.model';
 import { hashPassword } from '../shared/secrets';
+import type { Invalidator } from '../shared/cache/shared-cache';
 import { allocateAlias, linkAliasScope } from './aliases';
 import { linkCacheKey } from './link-cache';
 import { originsOf, resolveRequestedDomain } from './link-domains';
@@ -12,9 +13,7 @@ import { DEFAULT_DOMAIN_ID, Link, type LinkRecord } from './link.model';
 import type { LinkCreate, LinkUpdate } from './links.schemas';
 
 /** Tells every API process that these cached aliases changed (see link-cache.ts). */
-export interface LinkInvalidator {
-  invalidate(keys: string[]): Promise<void>;
-}
+export type LinkInvalidator = Invalidator;
 
 /** A page of links with the origins of the branded domains they live on. */
 export interface LinkPage {

@@ -29,7 +29,7 @@ export function redirectRouter(deps: AppDeps): Router {
     if (!key) return null;
     const domainId = brandedDomainOf(res)?.id ?? DEFAULT_DOMAIN_ID;
     const alias = req.params.alias as string;
-    return cache.resolve(key, async () => toLinkTarget(await findLinkTarget(domainId, alias)));
+    return cache.get(key, async () => toLinkTarget(await findLinkTarget(domainId, alias)));
   }
 
   /** A bare 302: no content negotiation nor body, since nobody reads a redirect's body. */

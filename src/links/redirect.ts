@@ -22,6 +22,41 @@ function headerSafe(url: string): string {
   return /^[\x21-\x7e]+$/.test(url) ? url : encodeURI(url);
 }
 
+/** Fields that never change what a visitor gets beyond `302 Location: url`. */
+const PLAIN_FIELDS = new Set([
+  '_id',
+  'id',
+  'userId',
+  'domainId',
+  'alias',
+  'url',
+  'title',
+  'expiry',
+  'campaignId',
+  'createdAt',
+  'updatedAt',
+]);
+
+function isUnset(value: unknown): boolean {
+  if (value === null || value === undefined || value === '' || value === false) return true;
+  if (Array.isArray(value)) return value.length === 0;
+  return typeof value === 'object' && !(value instanceof Date) && Object.keys(value).length === 0;
+}
+
+/**
+ * Whether every visitor simply gets a 302. Judged on the stored record, field by field, so a
+ * behaviour added later (a link type, pixels, targeting, a splash page...) keeps its links off
+ * the fast path until this list is told that the field is harmless.
+ */
+export function isDirectRedirect(link: LinkRecord): boolean {
+  for (const [field, value] of Object.entries(link)) {
+    if (PLAIN_FIELDS.has(field) || isUnset(value)) continue;
+    if (field === 'type' && value === 'direct') continue;
+    return false;
+  }
+  return true;
+}
+
 export function toLinkTarget(link: LinkRecord | null): LinkTarget | null {
   if (!link) return null;
   return {
@@ -29,5 +64,6 @@ export function toLinkTarget(link: LinkRecord | null): LinkTarget | null {
     url: headerSafe(link.url),
     expiresAt: link.expiry ? link.expiry.getTime() : null,
     passwordHash: link.passwordHash ?? null,
+    direct: isDirectRedirect(link),
   };
 }
