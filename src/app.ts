@@ -3,11 +3,13 @@ import helmet from 'helmet';
 import { requireAuth, resolveAuth } from './auth/auth.middleware';
 import type { AppDeps } from './deps';
 import { healthRouter } from './health/health.routes';
+import { redirectFastPath } from './links/redirect.fast-path';
 import { apiRoutes, publicRoutes } from './routes';
 import { errorHandler, routeNotFound } from './shared/errors/error-handler';
 import { requireJsonBody } from './shared/http/content-type';
 import { requestLog } from './shared/http/request-log';
 import { createRateLimiter } from './shared/http/rate-limit';
+import { precomputeHeaders } from './shared/http/security-headers';
 
 /** Builds the Express app; does no I/O of its own, so the server and the tests share it. */
 export function createApp(deps: AppDeps): Express {
@@ -17,12 +19,14 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', config.trustProxy);
   app.set('json spaces', 0);
 
+  const security = helmet();
+  app.use(redirectFastPath(deps, precomputeHeaders(security)));
   app.use(requestLog(logger));
-  app.use(helmet());
+  app.use(security);
   app.use(healthRouter(deps));
 
   const api = express.Router();
-  api.use(resolveAuth);
+  api.use(resolveAuth(deps));
   api.use(
     createRateLimiter({
       redis: deps.redis,

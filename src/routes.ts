@@ -20,7 +20,7 @@ import { splashRouter } from './splash/splash.routes';
 /** Every resource's API router, mounted under /api behind auth and the rate limiter. */
 export function apiRoutes(deps: AppDeps): Router {
   const api = Router();
-  api.use(accountRouter());
+  api.use(accountRouter(deps));
   api.use(domainsRouter(deps), pixelsRouter(), overlaysRouter(), splashRouter());
   api.use(linksRouter(deps), campaignsRouter(deps), channelsRouter(deps), bioRouter(deps));
   api.use(qrCodesRouter(deps));

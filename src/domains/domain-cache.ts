@@ -9,7 +9,9 @@ export type DomainCache = SharedCache<BrandedDomainContext>;
  * Branded domains by lower-case host. Hosts come from visitors' Host headers, so hosts that name
  * no domain are remembered too, apart and briefly.
  */
-export function domainCacheFor(deps: Pick<AppDeps, 'redis' | 'keys' | 'logger'>): DomainCache {
+export function domainCacheFor(
+  deps: Pick<AppDeps, 'redis' | 'keys' | 'logger' | 'cacheClock'>,
+): DomainCache {
   return sharedCache<BrandedDomainContext>(cacheBusFor(deps), {
     name: 'domains',
     max: 10_000,

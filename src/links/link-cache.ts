@@ -29,7 +29,9 @@ export type LinkCache = SharedCache<LinkTarget>;
  * because one change is not published: deleting a branded domain lets its links answer on
  * PUBLIC_URL, within the same bound as the domains' own host cache.
  */
-export function linkCacheFor(deps: Pick<AppDeps, 'redis' | 'keys' | 'logger'>): LinkCache {
+export function linkCacheFor(
+  deps: Pick<AppDeps, 'redis' | 'keys' | 'logger' | 'cacheClock'>,
+): LinkCache {
   return sharedCache<LinkTarget>(cacheBusFor(deps), {
     name: 'links',
     max: 50_000,

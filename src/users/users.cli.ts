@@ -33,8 +33,9 @@ export const userCreate: CliCommand = {
 export const keyRotate: CliCommand = {
   name: 'key:rotate',
   usage: 'key:rotate --user ID',
-  async run(argv) {
+  async run(argv, context) {
     const userId = positiveInt(parseFlags(argv, ['user']), 'user');
-    return { id: userId, apiKey: await rotateApiKey(userId) };
+    if (!context) throw new Error('key:rotate needs the API caches to invalidate');
+    return { id: userId, apiKey: await rotateApiKey(userId, context.apiKeys) };
   },
 };

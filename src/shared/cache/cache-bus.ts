@@ -15,6 +15,10 @@ export interface BusMember {
  * messages while a subscriber is disconnected, so caches serve entries only while the
  * subscription is live, and everything is dropped when it comes back.
  */
+export interface Clock {
+  now(): number;
+}
+
 export class CacheBus {
   private readonly members = new Map<string, BusMember>();
   private subscriber: Redis | undefined;
@@ -26,6 +30,8 @@ export class CacheBus {
     private readonly redis: Redis,
     private readonly channel: string,
     private readonly logger: Logger,
+    /** What the caches measure their TTLs on (the system clock unless a test sets one). */
+    readonly clock?: Clock,
   ) {}
 
   join(member: BusMember): void {
@@ -108,10 +114,16 @@ export class CacheBus {
 const buses = new WeakMap<Redis, CacheBus>();
 
 /** The bus of a process (keyed by its Redis connection, whose lifetime it shares). */
-export function cacheBusFor(deps: { redis: Redis; keys: RedisKeys; logger: Logger }): CacheBus {
+export function cacheBusFor(deps: {
+  redis: Redis;
+  keys: RedisKeys;
+  logger: Logger;
+  cacheClock?: Clock;
+}): CacheBus {
   let bus = buses.get(deps.redis);
   if (!bus) {
-    bus = new CacheBus(deps.redis, deps.keys.key('cache', 'invalidate'), deps.logger);
+    const channel = deps.keys.key('cache', 'invalidate');
+    bus = new CacheBus(deps.redis, channel, deps.logger, deps.cacheClock);
     buses.set(deps.redis, bus);
   }
   return bus;

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { BusMember, CacheBus } from './cache-bus';
+import type { BusMember, CacheBus, Clock } from './cache-bus';
 
 export interface SharedCacheOptions {
   /** Unique per kind of record: names its invalidations on the bus. */
@@ -13,8 +13,8 @@ export interface SharedCacheOptions {
    */
   missMax?: number;
   missTtlMs?: number;
-  /** The clock TTLs are measured on (tests move it by hand). */
-  clock?: { now(): number };
+  /** The clock TTLs are measured on; the bus's by default. */
+  clock?: Clock;
 }
 
 /**
@@ -39,7 +39,8 @@ export class SharedCache<V extends object> implements BusMember {
     options: SharedCacheOptions,
   ) {
     this.name = options.name;
-    const timing = options.clock ? { perf: options.clock, ttlResolution: 0 } : {};
+    const clock = options.clock ?? bus.clock;
+    const timing = clock ? { perf: clock, ttlResolution: 0 } : {};
     this.found = new LRUCache<string, V>({ max: options.max, ttl: options.ttlMs, ...timing });
     this.missing = new LRUCache<string, true>({
       max: options.missMax ?? Math.max(1, Math.floor(options.max / 10)),
