@@ -4,6 +4,7 @@ import { originsOf } from '../links/link-domains';
 import { shortUrlOf } from '../links/short-url';
 import { escapeHtml, sendPage } from '../shared/http/pages';
 import { sendPublicNotFound } from '../shared/http/public-context';
+import { campaignCacheFor } from './campaign-cache';
 import { presentPublicList } from './campaigns.presenter';
 import { SLUG_PATTERN } from './campaigns.schemas';
 import {
@@ -17,11 +18,14 @@ import { pickInRotation, rotatorCounterKey } from './rotation';
 /** Visitor side of campaigns: the rotator `/r/{slug}` and the public list page. */
 export function campaignsPublicRouter(deps: AppDeps): Router {
   const { publicUrl } = deps.config;
+  const slugs = campaignCacheFor(deps);
   const router = Router();
 
   router.get('/r/:slug', async (req, res) => {
     const slug = req.params.slug;
-    const campaign = SLUG_PATTERN.test(slug) ? await findCampaignBySlug(slug) : null;
+    const campaign = SLUG_PATTERN.test(slug)
+      ? await slugs.get(slug, () => findCampaignBySlug(slug))
+      : null;
     if (!campaign) return sendPublicNotFound(res, req.path);
     const link = await pickInRotation(
       deps.redis,

@@ -21,10 +21,13 @@ import {
   listCampaigns,
   updateCampaign,
 } from './campaigns.service';
+import { campaignCacheFor } from './campaign-cache';
 import { rotatorCounterKey } from './rotation';
 
-export function campaignsRouter({ config, redis, keys }: AppDeps): Router {
+export function campaignsRouter(deps: AppDeps): Router {
+  const { config, redis, keys } = deps;
   const { publicUrl } = config;
+  const slugs = campaignCacheFor(deps);
   const router = Router();
 
   router.get('/campaigns', validate({ query: pageQuerySchema }), async (req, res) => {
@@ -37,7 +40,7 @@ export function campaignsRouter({ config, redis, keys }: AppDeps): Router {
 
   router.post('/campaign/add', validate({ body: campaignCreateSchema }), async (req, res) => {
     const user = currentUser(req);
-    const campaign = await createCampaign(user.id, req.body as CampaignCreate);
+    const campaign = await createCampaign(user.id, req.body as CampaignCreate, slugs);
     sendCreated(res, presentCampaignWrite(campaign, user.username, publicUrl));
   });
 
@@ -57,14 +60,14 @@ export function campaignsRouter({ config, redis, keys }: AppDeps): Router {
     async (req, res) => {
       const user = currentUser(req);
       const id = Number(req.params.id);
-      const campaign = await updateCampaign(user.id, id, req.body as CampaignUpdate);
+      const campaign = await updateCampaign(user.id, id, req.body as CampaignUpdate, slugs);
       sendData(res, presentCampaignWrite(campaign, user.username, publicUrl));
     },
   );
 
   router.delete('/campaign/:id/delete', validate({ params: idParams }), async (req, res) => {
     const id = Number(req.params.id);
-    await deleteCampaign(currentUser(req).id, id);
+    await deleteCampaign(currentUser(req).id, id, slugs);
     await redis.del(rotatorCounterKey(keys, id));
     sendMessage(res, 'Campaign has been successfully deleted.');
   });

@@ -16,6 +16,8 @@ import {
   type QrServiceContext,
 } from './qr-codes.service';
 
+import { qrLookupCacheFor } from './qr-lookup-cache';
+
 export function qrCodesRouter(deps: AppDeps): Router {
   const { config } = deps;
   const ctx: QrServiceContext = {
@@ -24,6 +26,7 @@ export function qrCodesRouter(deps: AppDeps): Router {
     queue: deps.qrQueue,
     logger: deps.logger,
     visits: deps.visits,
+    lookups: qrLookupCacheFor(deps),
   };
   const router = Router();
 

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Model } from 'mongoose';
 import { unassignEverywhere } from '../channels/channels.service';
+import type { Invalidator } from '../shared/cache/shared-cache';
 import { deleteOwned, findOwned, listOwned } from '../shared/db/owned';
 import { notFound, validation } from '../shared/errors/app-error';
 import { nextId } from '../shared/ids/counter.model';
@@ -25,6 +26,8 @@ export interface QrServiceContext {
   queue: QrRenderQueue;
   logger: Logger;
   visits: Pick<Visits, 'deleteVisits'>;
+  /** The public routes' cache of codes by alias. */
+  lookups: Invalidator;
 }
 
 // The owned-record helpers take a plain Model<T>; this schema has no version key to match it.
@@ -134,6 +137,7 @@ export async function createQr(
         createdAt: now,
         updatedAt: now,
       });
+      await ctx.lookups.invalidate([alias]);
       await queueRender(ctx, id, 1);
       return doc.toObject();
     } catch (err) {
@@ -183,11 +187,14 @@ export async function updateQr(
     { returnDocument: 'after' },
   ).lean();
   if (!updated) throw notFound(`${LABEL} not found`);
+  await ctx.lookups.invalidate([updated.alias]);
   await queueRender(ctx, id, updated.renderVersion);
 }
 
 export async function deleteQr(userId: number, id: number, ctx: QrServiceContext): Promise<void> {
+  const { alias } = await getQr(userId, id);
   await deleteOwned(ownedQrCodes, userId, id, LABEL);
+  await ctx.lookups.invalidate([alias]);
   // A render finishing after this point finds no document and removes what it wrote.
   await deleteImages(id);
   await ctx.visits.deleteVisits({ kind: 'qr', id });

@@ -38,7 +38,7 @@ describe('unit: shared cache', () => {
   }
 
   /** A cache on a bus of its own connection, as another process would have. */
-  async function process_(options: Partial<SharedCacheOptions> = {}) {
+  async function process_(options: Partial<SharedCacheOptions<Rec>> = {}) {
     const bus = new CacheBus(await connect(), channel, logger);
     const cache = new SharedCache<Rec>(bus, {
       name: 'things',
@@ -96,6 +96,17 @@ describe('unit: shared cache', () => {
     now += 1_000;
     await cache.get('a', load('a'));
     expect(calls).to.deep.equal(['a', 'none', 'none', 'a']);
+  });
+
+  it('does not keep a record its keep rule refuses, and loads it again next time', async () => {
+    const cache = await process_({ keep: (rec) => !rec.url.startsWith('pending') });
+    const { calls, load, entries } = table({ a: 'pending:1' });
+    await cache.get('a', load('a'));
+    await cache.get('a', load('a'));
+    entries.a = 'ready';
+    await cache.get('a', load('a'));
+    await cache.get('a', load('a'));
+    expect(calls).to.deep.equal(['a', 'a', 'a']);
   });
 
   it('drops the least recently used record when full', async () => {

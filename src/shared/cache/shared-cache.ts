@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { BusMember, CacheBus, Clock } from './cache-bus';
 
-export interface SharedCacheOptions {
+export interface SharedCacheOptions<V = unknown> {
   /** Unique per kind of record: names its invalidations on the bus. */
   name: string;
   /** Found records kept, least recently used dropped first. */
@@ -13,6 +13,8 @@ export interface SharedCacheOptions {
    */
   missMax?: number;
   missTtlMs?: number;
+  /** Whether a loaded record may be kept (a record in a passing state may not); all by default. */
+  keep?: (value: V) => boolean;
   /** The clock TTLs are measured on; the bus's by default. */
   clock?: Clock;
 }
@@ -28,6 +30,7 @@ export interface SharedCacheOptions {
  */
 export class SharedCache<V extends object> implements BusMember {
   readonly name: string;
+  private readonly keep: (value: V) => boolean;
   private readonly found: LRUCache<string, V>;
   private readonly missing: LRUCache<string, true>;
   private readonly loading = new Map<string, Promise<V | null>>();
@@ -36,9 +39,10 @@ export class SharedCache<V extends object> implements BusMember {
 
   constructor(
     private readonly bus: CacheBus,
-    options: SharedCacheOptions,
+    options: SharedCacheOptions<V>,
   ) {
     this.name = options.name;
+    this.keep = options.keep ?? (() => true);
     const clock = options.clock ?? bus.clock;
     const timing = clock ? { perf: clock, ttlResolution: 0 } : {};
     this.found = new LRUCache<string, V>({ max: options.max, ttl: options.ttlMs, ...timing });
@@ -123,7 +127,7 @@ export class SharedCache<V extends object> implements BusMember {
     if (value === null) {
       this.found.delete(key);
       this.missing.set(key, true);
-    } else {
+    } else if (this.keep(value)) {
       this.missing.delete(key);
       this.found.set(key, value);
     }
@@ -138,7 +142,7 @@ export interface Invalidator {
 /** The bus's cache of that name, made with these options on first use. */
 export function sharedCache<V extends object>(
   bus: CacheBus,
-  options: SharedCacheOptions,
+  options: SharedCacheOptions<V>,
 ): SharedCache<V> {
   return (
     (bus.member(options.name) as SharedCache<V> | undefined) ?? new SharedCache<V>(bus, options)
