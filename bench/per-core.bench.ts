@@ -7,6 +7,24 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { build, cli, startPinned, waitForOk, type Pinned } from './support/service';
 
+type Role = 'api' | 'worker' | 'engine' | 'launcher';
+
+function roleOf(command: string): Role {
+  if (command.includes('dist/src/main.js')) return 'api';
+  if (command.includes('dist/workers/main.js')) return 'worker';
+  if (command.includes('jongodb') || command.includes('mongod')) return 'engine';
+  return 'launcher';
+}
+
+/** CPU ms used so far by each role in a process tree. */
+function cpuByRole(tree: Pinned): Record<Role, number> {
+  const cpu: Record<Role, number> = { api: 0, worker: 0, engine: 0, launcher: 0 };
+  for (const p of tree.tree()) cpu[roleOf(p.command)] += p.cpuMs;
+  return cpu;
+}
+
+const totalOf = (cpu: Record<Role, number>) => Object.values(cpu).reduce((a, b) => a + b, 0);
+
 /**
  * The issue's table, like for like: the whole service started as `npm start` (API, worker, its
  * render threads and the embedded engine) pinned to core 0, the bare baselines pinned to core 0
@@ -17,13 +35,15 @@ import { build, cli, startPinned, waitForOk, type Pinned } from './support/servi
  * Every 302 served must show up as a click in the statistics (the drain is part of the cost of a
  * click): the bench waits for it after each redirect round, before the next measurement starts.
  *
- * BENCH_ROUNDS (3), BENCH_SECONDS (10) and BENCH_CPU_PROF=<dir> (profile the service's processes
- * with `node --cpu-prof` instead of running `npm start`) adjust it.
+ * BENCH_ROUNDS (3), BENCH_SECONDS (10), BENCH_ROWS (redirect,list,qr) and BENCH_CPU_PROF=<dir>
+ * (profile the service's processes with `node --cpu-prof` instead of running `npm start`) adjust it.
  */
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CPU_PROF = process.env.BENCH_CPU_PROF;
+const ROWS = (process.env.BENCH_ROWS ?? 'redirect,list,qr').split(',');
+const wanted = (row: string) => ROWS.includes(row);
 const CONNECTIONS = 10;
 const QR_BATCH = 60;
 const CLICKS_WITHIN_MS = 5_000;
@@ -142,7 +162,21 @@ interface Row {
   baseline: number[];
   target: number;
   notes: string[];
+  /** CPU µs per request (per code) on core 0, summed over the rounds. */
+  cpu: {
+    linkqr: Record<Role, number>;
+    baseline: number;
+    linkqrCount: number;
+    baselineCount: number;
+  };
 }
+
+const emptyCpu = () => ({
+  linkqr: { api: 0, worker: 0, engine: 0, launcher: 0 },
+  baseline: 0,
+  linkqrCount: 0,
+  baselineCount: 0,
+});
 
 function ratioOf(row: Row): number {
   return median(row.linkqr) / median(row.baseline);
@@ -155,6 +189,15 @@ function printRow(row: Row): void {
   console.log(`  baseline ${row.baseline.map((x) => fmt(x, 1)).join(' / ')} ${row.unit}`);
   console.log(
     `  ratio of medians ${fmt(ratio, 2)}x (per round: ${row.linkqr.map((x, i) => fmt(x / (row.baseline[i] ?? 1), 2)).join(', ')}); target ${row.target}x: ${ratio >= row.target ? 'holds' : 'MISSED'}`,
+  );
+  const { cpu } = row;
+  const ours = totalOf(cpu.linkqr) / cpu.linkqrCount;
+  const theirs = cpu.baseline / cpu.baselineCount;
+  const parts = (Object.keys(cpu.linkqr) as Role[])
+    .map((role) => `${role} ${fmt((cpu.linkqr[role] / cpu.linkqrCount) * 1000)}`)
+    .join(', ');
+  console.log(
+    `  CPU on core 0 per ${row.unit === 'codes/s' ? 'code' : 'request'}: linkqr ${fmt(ours * 1000)} µs (${parts}), baseline ${fmt(theirs * 1000)} µs: CPU ratio ${fmt(theirs / ours, 2)}x`,
   );
   for (const note of row.notes) console.log(`  ${note}`);
 }
@@ -259,6 +302,7 @@ async function main(): Promise<void> {
         baseline: [],
         target: 0.5,
         notes: [],
+        cpu: emptyCpu(),
       },
       {
         what: `GET /api/pixels, 15 items, with key and rate limit`,
@@ -267,6 +311,7 @@ async function main(): Promise<void> {
         baseline: [],
         target: 0.3,
         notes: [],
+        cpu: emptyCpu(),
       },
       {
         what: `QR codes end to end (${QR_BATCH} created at once -> each image served)`,
@@ -275,6 +320,7 @@ async function main(): Promise<void> {
         baseline: [],
         target: 2,
         notes: [],
+        cpu: emptyCpu(),
       },
     ];
     const [redirectRow, listRow, qrRow] = rows as [Row, Row, Row];
@@ -283,37 +329,73 @@ async function main(): Promise<void> {
     const bad: string[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
       const linkqrFirst = round % 2 === 1;
-      const pair = async (ours: () => Promise<number>, theirs: () => Promise<number>, row: Row) => {
-        if (linkqrFirst) row.linkqr.push(await ours());
-        row.baseline.push(await theirs());
-        if (!linkqrFirst) row.linkqr.push(await ours());
+      /** Runs one side, adding the CPU its processes used (drain included) to the row. */
+      const measured = async (
+        side: 'linkqr' | 'baseline',
+        run: () => Promise<[rate: number, count: number]>,
+        row: Row,
+      ) => {
+        const tree = side === 'linkqr' ? service : baseline;
+        const before = cpuByRole(tree);
+        const [rate, count] = await run();
+        const after = cpuByRole(tree);
+        if (side === 'linkqr') {
+          for (const role of Object.keys(after) as Role[])
+            row.cpu.linkqr[role] += after[role] - before[role];
+          row.cpu.linkqrCount += count;
+        } else {
+          row.cpu.baseline += totalOf(after) - totalOf(before);
+          row.cpu.baselineCount += count;
+        }
+        row[side].push(rate);
       };
-      await pair(
-        async () => {
-          const run = await load(`${apiUrl}${alias}`, redirectAmount, 302);
-          if (run.bad) bad.push(`${run.bad} redirects were not 302`);
-          served += run.ok;
-          p99s.push(run.p99);
-          drains.push(await countedAfter(api, link.id, served));
-          return run.rps;
-        },
-        async () => (await load(`${baseUrl}${alias}`, redirectAmount, 302)).rps,
-        redirectRow,
-      );
-      await pair(
-        async () => {
-          const run = await load(`${apiUrl}/api/pixels`, listAmount, 200, auth);
-          if (run.bad) bad.push(`${run.bad} list requests were not 200`);
-          return run.rps;
-        },
-        async () => (await load(`${baseUrl}/api/pixels`, listAmount, 200)).rps,
-        listRow,
-      );
-      await pair(
-        async () => QR_BATCH / (Math.max(...(await qrBatch(api, QR_BATCH, 100))) / 1000),
-        () => baselineQr(baseUrl, QR_BATCH, apiUrl),
-        qrRow,
-      );
+      const pair = async (
+        ours: () => Promise<[number, number]>,
+        theirs: () => Promise<[number, number]>,
+        row: Row,
+      ) => {
+        if (linkqrFirst) await measured('linkqr', ours, row);
+        await measured('baseline', theirs, row);
+        if (!linkqrFirst) await measured('linkqr', ours, row);
+      };
+      if (wanted('redirect'))
+        await pair(
+          async () => {
+            const run = await load(`${apiUrl}${alias}`, redirectAmount, 302);
+            if (run.bad) bad.push(`${run.bad} redirects were not 302`);
+            served += run.ok;
+            p99s.push(run.p99);
+            drains.push(await countedAfter(api, link.id, served));
+            return [run.rps, run.ok];
+          },
+          async () => {
+            const run = await load(`${baseUrl}${alias}`, redirectAmount, 302);
+            return [run.rps, run.ok];
+          },
+          redirectRow,
+        );
+      if (wanted('list'))
+        await pair(
+          async () => {
+            const run = await load(`${apiUrl}/api/pixels`, listAmount, 200, auth);
+            if (run.bad) bad.push(`${run.bad} list requests were not 200`);
+            return [run.rps, run.ok];
+          },
+          async () => {
+            const run = await load(`${baseUrl}/api/pixels`, listAmount, 200);
+            return [run.rps, run.ok];
+          },
+          listRow,
+        );
+      if (wanted('qr'))
+        await pair(
+          async () => [
+            QR_BATCH / (Math.max(...(await qrBatch(api, QR_BATCH, 100))) / 1000),
+            QR_BATCH,
+          ],
+          async () => [await baselineQr(baseUrl, QR_BATCH, apiUrl), QR_BATCH],
+          qrRow,
+        );
     }
     const rssAfter = serviceRss(service);
 
@@ -321,12 +403,14 @@ async function main(): Promise<void> {
       `p99 per linkqr run: ${p99s.join(' / ')} ms (target under 10 ms: ${Math.max(...p99s) < 10 ? 'holds' : 'MISSED'})`,
       `clicks counted ${fmt(served)} for ${fmt(served)} 302s served; all counted ${drains.map((d) => fmt(d / 1000, 1)).join(' / ')} s after each run (target ${CLICKS_WITHIN_MS / 1000} s: ${Math.max(...drains) <= CLICKS_WITHIN_MS ? 'holds' : 'MISSED'})`,
     );
-    const single: number[] = [];
-    for (let i = 0; i < 10; i += 1) single.push(...(await qrBatch(api, 1, 5)));
-    qrRow.notes.push(
-      `one code on an idle service, create -> image served: p50 ${fmt(median(single))} ms (target 50 ms: ${median(single) <= 50 ? 'holds' : 'MISSED'})`,
-    );
-    for (const row of rows) printRow(row);
+    if (wanted('qr')) {
+      const single: number[] = [];
+      for (let i = 0; i < 10; i += 1) single.push(...(await qrBatch(api, 1, 5)));
+      qrRow.notes.push(
+        `one code on an idle service, create -> image served: p50 ${fmt(median(single))} ms (target 50 ms: ${median(single) <= 50 ? 'holds' : 'MISSED'})`,
+      );
+    }
+    for (const row of rows) if (row.linkqr.length) printRow(row);
 
     // Statistics read: the link above has every click of the run; a fresh one gets ten.
     const small = await call<{ id: number; shorturl: string }>(api, 'POST', '/api/url/add', {

@@ -5,13 +5,24 @@ import path from 'node:path';
 const root = path.resolve(__dirname, '..', '..');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+export interface ProcessInfo {
+  pid: number;
+  command: string;
+  rssKb: number;
+  /** CPU time used so far, all threads, user and system (10 ms resolution). */
+  cpuMs: number;
+}
+
 /** A process tree the bench started in a process group of its own, pinned to one core. */
 export interface Pinned {
   child: ChildProcess;
-  /** The group's processes (the launcher, the API, the worker, the engine...) with their RSS. */
-  tree(): Array<{ pid: number; command: string; rssKb: number }>;
+  /** The tree's processes (the launcher, the API, the worker, the engine...). */
+  tree(): ProcessInfo[];
   stop(): Promise<void>;
 }
+
+const TICK_MS =
+  1000 / Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout || 100);
 
 function parentOf(pid: number): number | undefined {
   try {
@@ -22,12 +33,15 @@ function parentOf(pid: number): number | undefined {
   }
 }
 
-function describe(pid: number): { pid: number; command: string; rssKb: number } | undefined {
+function describe(pid: number): ProcessInfo | undefined {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
     const rss = /VmRSS:\s+(\d+)/.exec(status)?.[1];
-    return { pid, command: cmdline, rssKb: Number(rss ?? 0) };
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return { pid, command: cmdline, rssKb: Number(rss ?? 0), cpuMs: ticks * TICK_MS };
   } catch {
     return undefined;
   }
