@@ -35,7 +35,8 @@ const totalOf = (cpu: Record<Role, number>) => Object.values(cpu).reduce((a, b) 
  * Every 302 served must show up as a click in the statistics (the drain is part of the cost of a
  * click): the bench waits for it after each redirect round, before the next measurement starts.
  *
- * BENCH_ROUNDS (3), BENCH_SECONDS (10), BENCH_ROWS (redirect,list,qr) and BENCH_CPU_PROF=<dir>
+ * BENCH_ROUNDS (3), BENCH_SECONDS (10), BENCH_ROWS (redirect,list,qr; add memory for the RSS soak),
+ * BENCH_MEMORY_SECONDS (300) and BENCH_CPU_PROF=<dir>
  * (profile the service's processes with `node --cpu-prof` instead of running `npm start`) adjust it.
  */
 
@@ -43,6 +44,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CPU_PROF = process.env.BENCH_CPU_PROF;
 const ROWS = (process.env.BENCH_ROWS ?? 'redirect,list,qr').split(',');
+/** `BENCH_ROWS=memory` adds a redirect soak of this many seconds, sampling RSS. */
+const MEMORY_SECONDS = Number(process.env.BENCH_MEMORY_SECONDS ?? 300);
 const wanted = (row: string) => ROWS.includes(row);
 const CONNECTIONS = 10;
 const QR_BATCH = 60;
@@ -429,6 +432,29 @@ async function main(): Promise<void> {
     for (const name of ['api', 'worker']) {
       const [b, a] = [rssBefore[name] ?? 0, rssAfter[name] ?? 0];
       console.log(`  ${name}: ${fmt(b)} -> ${fmt(a)} (${fmt(((a - b) / b) * 100, 1)} %)`);
+    }
+    if (wanted('memory')) {
+      // Redirect load in chunks of about 30 s; the first chunk is the warm-up.
+      const chunk = Math.round((redirectAmount / SECONDS) * 30);
+      const samples: Array<Record<string, number>> = [];
+      const started = Date.now();
+      while (Date.now() - started < MEMORY_SECONDS * 1000) {
+        const run = await load(`${apiUrl}${alias}`, chunk, 302);
+        served += run.ok;
+        await countedAfter(api, link.id, served);
+        samples.push(serviceRss(service));
+      }
+      console.log(
+        `\nmemory under redirect load for ${fmt((Date.now() - started) / 1000)} s (RSS, KiB, every ~30 s)`,
+      );
+      for (const name of ['api', 'worker']) {
+        const series = samples.slice(1).map((x) => x[name] ?? 0);
+        const first = series[0] ?? 0;
+        const spread = series.length ? (Math.max(...series) - Math.min(...series)) / first : 0;
+        console.log(
+          `  ${name}: ${series.map((x) => fmt(x)).join(' ')}: spread ${fmt(spread * 100, 1)} % after warm-up (target within 10 %: ${spread <= 0.1 ? 'holds' : 'MISSED'})`,
+        );
+      }
     }
     if (bad.length) {
       failed = true;
