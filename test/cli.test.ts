@@ -31,7 +31,8 @@ describe('CLI user commands', () => {
       ],
       context,
     );
-    expect(Object.keys(out)).to.deep.equal(['id', 'username', 'apiKey']);
+    expect(Object.keys(out)).to.deep.equal(['id', 'username', 'admin', 'apiKey']);
+    expect(out.admin).to.equal(false);
     expect(out.username).to.equal(username);
     expect(out.apiKey).to.match(/^lqr_[A-Za-z0-9_-]{43}$/);
     const stored = await User.findOne({ id: out.id as number }).lean();

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Model } from 'mongoose';
 import { unassignEverywhere } from '../channels/channels.service';
+import type { AppDeps } from '../deps';
 import type { Invalidator } from '../shared/cache/shared-cache';
 import { deleteOwned, findOwned, listOwned } from '../shared/db/owned';
 import { notFound, validation } from '../shared/errors/app-error';
@@ -9,6 +10,7 @@ import type { PageQuery } from '../shared/http/pagination';
 import type { Logger } from '../shared/infra/logger';
 import type { Visits } from '../shared/visits/visit-recorder';
 import { QrCode, type QrCodeRecord, type QrType } from './qr-code.model';
+import { qrLookupCacheFor } from './qr-lookup-cache';
 import type { QrRenderQueue } from './qr-codes.jobs';
 import { DEFAULT_SIZE, type QrCreate, type QrUpdate } from './qr-codes.schemas';
 import { colourProblem, DEFAULT_BACKGROUND, DEFAULT_FOREGROUND, parseRgb } from './qr-colors';
@@ -28,6 +30,21 @@ export interface QrServiceContext {
   visits: Pick<Visits, 'deleteVisits'>;
   /** The public routes' cache of codes by alias. */
   lookups: Invalidator;
+}
+
+/** The QR service's context as the API builds it from the app's dependencies. */
+export function qrServiceContext(
+  deps: Pick<AppDeps, 'config' | 'qrQueue' | 'logger' | 'visits' | 'redis' | 'keys' | 'cacheClock'>,
+): QrServiceContext {
+  const { config } = deps;
+  return {
+    publicUrl: config.publicUrl,
+    logo: { logoDir: config.logoDir, allowPrivate: config.logoAllowPrivate },
+    queue: deps.qrQueue,
+    logger: deps.logger,
+    visits: deps.visits,
+    lookups: qrLookupCacheFor(deps),
+  };
 }
 
 // The owned-record helpers take a plain Model<T>; this schema has no version key to match it.
