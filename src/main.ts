@@ -29,6 +29,7 @@ export async function main(): Promise<void> {
 
   onShutdown(logger, config.shutdownTimeoutMs, [
     () => server.close(),
+    () => visits.close(),
     () => qrQueue.close(),
     () => redis.quit(),
     () => database.close(),

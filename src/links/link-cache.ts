@@ -27,7 +27,8 @@ export type LinkCache = SharedCache<LinkTarget>;
  * Resolved aliases of this process. Unknown aliases are remembered briefly and apart, so a flood
  * of them reaches MongoDB once per alias and cannot push popular links out. The miss TTL is short
  * because one change is not published: deleting a branded domain lets its links answer on
- * PUBLIC_URL, within the same bound as the domains' own host cache.
+ * PUBLIC_URL, within the same bound as the domains' own host cache. While Redis is away, links
+ * are served past their TTL (stale beats a stalled redirect); they are dropped when it is back.
  */
 export function linkCacheFor(
   deps: Pick<AppDeps, 'redis' | 'keys' | 'logger' | 'cacheClock'>,
@@ -38,5 +39,6 @@ export function linkCacheFor(
     ttlMs: 60_000,
     missMax: 10_000,
     missTtlMs: 5_000,
+    staleWhileDisconnected: true,
   });
 }

@@ -13,6 +13,11 @@ export interface SharedCacheOptions<V = unknown> {
    */
   missMax?: number;
   missTtlMs?: number;
+  /**
+   * While the bus is disconnected no invalidation can arrive anyway: serve what is held, however
+   * old, rather than send every request to MongoDB. Everything is dropped on reconnection.
+   */
+  staleWhileDisconnected?: boolean;
   /** Whether a loaded record may be kept (a record in a passing state may not); all by default. */
   keep?: (value: V) => boolean;
   /** The clock TTLs are measured on; the bus's by default. */
@@ -31,6 +36,7 @@ export interface SharedCacheOptions<V = unknown> {
 export class SharedCache<V extends object> implements BusMember {
   readonly name: string;
   private readonly keep: (value: V) => boolean;
+  private readonly staleWhileDisconnected: boolean;
   private readonly found: LRUCache<string, V>;
   private readonly missing: LRUCache<string, true>;
   private readonly loading = new Map<string, Promise<V | null>>();
@@ -43,8 +49,13 @@ export class SharedCache<V extends object> implements BusMember {
   ) {
     this.name = options.name;
     this.keep = options.keep ?? (() => true);
+    this.staleWhileDisconnected = options.staleWhileDisconnected ?? false;
     const clock = options.clock ?? bus.clock;
-    const timing = clock ? { perf: clock, ttlResolution: 0 } : {};
+    // Expired entries stay until replaced, so they can still be served stale while disconnected.
+    const timing = {
+      noDeleteOnStaleGet: true,
+      ...(clock ? { perf: clock, ttlResolution: 0 } : {}),
+    };
     this.found = new LRUCache<string, V>({ max: options.max, ttl: options.ttlMs, ...timing });
     this.missing = new LRUCache<string, true>({
       max: options.missMax ?? Math.max(1, Math.floor(options.max / 10)),
@@ -61,7 +72,10 @@ export class SharedCache<V extends object> implements BusMember {
   peek(key: string): V | null | undefined {
     if (!this.bus.live) {
       this.bus.start();
-      return undefined;
+      if (!this.staleWhileDisconnected) return undefined;
+      const stale = this.found.get(key, { allowStale: true });
+      if (stale !== undefined) return stale;
+      return this.missing.get(key, { allowStale: true }) ? null : undefined;
     }
     const hit = this.found.get(key);
     if (hit !== undefined) return hit;
@@ -111,6 +125,11 @@ export class SharedCache<V extends object> implements BusMember {
     this.found.clear();
     this.missing.clear();
     this.loading.clear();
+  }
+
+  /** False while the bus is disconnected from Redis. */
+  get receivingInvalidations(): boolean {
+    return this.bus.live;
   }
 
   /** Resolves once invalidations from other processes are being received. */
