@@ -35,6 +35,18 @@ export interface Config {
   readonly qrConcurrency: number;
   /** Where `npm start` keeps the local mongod's data and leaves its address for the CLI. */
   readonly runtimeDir: string;
+  readonly dashboard: DashboardConfig;
+}
+
+/** The web dashboard under /app (see src/dashboard/). */
+export interface DashboardConfig {
+  /** Signs the session cookie; unset means a random one stored once per database. */
+  readonly sessionSecret: string | undefined;
+  readonly sessionTtlSeconds: number;
+  /** Failed sign-ins allowed per client address, and per account, in one window. */
+  readonly signInLimitPerIp: number;
+  readonly signInLimitPerAccount: number;
+  readonly signInWindowMs: number;
 }
 
 const planMap = Joi.object().pattern(
@@ -86,6 +98,17 @@ const schema = Joi.object({
   LOGO_ALLOW_PRIVATE: Joi.string().valid('0', '1', 'true', 'false').default('0'),
   QR_CONCURRENCY: Joi.number().integer().min(1).max(64).default(4),
   RUNTIME_DIR: Joi.string().default('./data'),
+  SESSION_SECRET: Joi.string().min(32).empty(''),
+  SESSION_TTL_SECONDS: Joi.number()
+    .integer()
+    .min(60)
+    .default(12 * 3600),
+  SIGNIN_LIMIT_PER_IP: Joi.number().integer().min(1).default(30),
+  SIGNIN_LIMIT_PER_ACCOUNT: Joi.number().integer().min(1).default(10),
+  SIGNIN_WINDOW_MS: Joi.number()
+    .integer()
+    .min(1000)
+    .default(15 * 60_000),
 }).unknown(true);
 
 export class ConfigError extends Error {
@@ -141,6 +164,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     LOGO_ALLOW_PRIVATE: string;
     QR_CONCURRENCY: number;
     RUNTIME_DIR: string;
+    SESSION_SECRET?: string;
+    SESSION_TTL_SECONDS: number;
+    SIGNIN_LIMIT_PER_IP: number;
+    SIGNIN_LIMIT_PER_ACCOUNT: number;
+    SIGNIN_WINDOW_MS: number;
   };
   let plans: readonly Plan[];
   try {
@@ -180,6 +208,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logoAllowPrivate: v.LOGO_ALLOW_PRIVATE === '1' || v.LOGO_ALLOW_PRIVATE === 'true',
     qrConcurrency: v.QR_CONCURRENCY,
     runtimeDir: v.RUNTIME_DIR,
+    dashboard: Object.freeze({
+      sessionSecret: v.SESSION_SECRET,
+      sessionTtlSeconds: v.SESSION_TTL_SECONDS,
+      signInLimitPerIp: v.SIGNIN_LIMIT_PER_IP,
+      signInLimitPerAccount: v.SIGNIN_LIMIT_PER_ACCOUNT,
+      signInWindowMs: v.SIGNIN_WINDOW_MS,
+    }),
   });
 }
 

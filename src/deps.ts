@@ -21,4 +21,6 @@ export interface AppDeps {
   qrQueue: QrRenderQueue;
   /** The clock of the in-process caches' TTLs; the system's unless a test sets one. */
   cacheClock?: Clock;
+  /** Signs dashboard session cookies (see dashboard/session-secret.ts); random per app if absent. */
+  sessionSecret?: string;
 }

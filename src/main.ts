@@ -1,4 +1,5 @@
 import { createApp } from './app';
+import { loadSessionSecret } from './dashboard/session-secret';
 import { loadConfig } from './config';
 import { openDatabase } from './shared/infra/database';
 import { createLogger } from './shared/infra/logger';
@@ -23,7 +24,8 @@ export async function main(): Promise<void> {
   const salt = await loadVisitorSalt(config.visitorSalt);
   const visits = createVisits({ redis, keys, logger, salt, countryHeader: config.countryHeader });
   const qrQueue = createQrRenderQueue({ connection: redis, keys, logger });
-  const app = createApp({ config, logger, redis, keys, visits, qrQueue });
+  const sessionSecret = await loadSessionSecret(config.dashboard.sessionSecret);
+  const app = createApp({ config, logger, redis, keys, visits, qrQueue, sessionSecret });
   const server = await listen(app, config.port);
   logger.info({ port: server.port, publicUrl: config.publicUrl }, 'linkqr API listening');
 

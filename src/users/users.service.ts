@@ -83,6 +83,10 @@ export async function findUserById(id: number): Promise<UserRecord | null> {
   return User.findOne({ id }).lean();
 }
 
+export async function findUserByEmail(email: string): Promise<UserRecord | null> {
+  return User.findOne({ email: email.trim().toLowerCase() }).lean();
+}
+
 /** Grants or withdraws the administrator flag, in every API process at once. */
 export async function setAdmin(
   userId: number,
