@@ -4,6 +4,7 @@ import { requireAuth, resolveAuth } from './auth/auth.middleware';
 import type { AppDeps } from './deps';
 import { dashboardRouter } from './dashboard/dashboard';
 import { healthRouter } from './health/health.routes';
+import { redirectFastPath } from './links/redirect.fast-path';
 import { generateOpenApi, type OpenApiDocument } from './openapi/openapi.document';
 import { docsRouter, openApiRouter } from './openapi/openapi.routes';
 import { apiRoutes, publicRoutes } from './routes';
@@ -13,6 +14,7 @@ import { requireJsonBody } from './shared/http/content-type';
 import { apiCors } from './shared/http/cors';
 import { requestLog } from './shared/http/request-log';
 import { createRateLimiter } from './shared/http/rate-limit';
+import { precomputeHeaders } from './shared/http/security-headers';
 import { createApiMetrics } from './shared/metrics/api-metrics';
 import { metricsRouter } from './shared/metrics/metrics.routes';
 import { requireWellFormedStrings } from './shared/http/well-formed';
@@ -27,8 +29,10 @@ export function createApp(deps: AppDeps): Express {
   app.set('json spaces', 0);
 
   app.use(metrics.observe);
+  const security = helmet();
+  app.use(redirectFastPath(deps, precomputeHeaders(security)));
   app.use(requestLog(logger));
-  app.use(helmet());
+  app.use(security);
   app.use(healthRouter(deps));
   app.use(metricsRouter(metrics, config.metricsToken));
   app.use(docsRouter());
@@ -41,7 +45,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(apiCors(config.corsOrigins));
   api.use(openApiRouter(openapi));
   api.use(requireDependencies(deps.redis));
-  api.use(resolveAuth);
+  api.use(resolveAuth(deps));
   const rateLimit = createRateLimiter({
     redis: deps.redis,
     prefix: deps.keys.rateLimit(),

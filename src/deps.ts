@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Config } from './config';
+import type { Clock } from './shared/cache/cache-bus';
 import type { DomainResolver } from './domains/domain-check';
 import type { QrRenderQueue } from './qr-codes/qr-codes.jobs';
 import type { Logger } from './shared/infra/logger';
@@ -18,6 +19,8 @@ export interface AppDeps {
   domainResolver?: DomainResolver;
   /** Producer of QR render jobs (the worker process consumes them). */
   qrQueue: QrRenderQueue;
+  /** The clock of the in-process caches' TTLs; the system's unless a test sets one. */
+  cacheClock?: Clock;
   /** Signs dashboard session cookies (see dashboard/session-secret.ts); random per app if absent. */
   sessionSecret?: string;
 }

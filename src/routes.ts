@@ -23,7 +23,7 @@ import { usersRouter } from './users/users.routes';
 /** Every resource's API router, mounted under /api behind auth and the rate limiter. */
 export function apiRoutes(deps: AppDeps): Router {
   const api = Router();
-  api.use(accountRouter());
+  api.use(accountRouter(deps));
   api.use(domainsRouter(deps), pixelsRouter(deps), overlaysRouter(deps), splashRouter(deps));
   api.use(linksRouter(deps), campaignsRouter(deps), channelsRouter(deps), bioRouter(deps));
   api.use(qrCodesRouter(deps));
@@ -36,7 +36,7 @@ export function publicRoutes(deps: AppDeps): Router {
   const site = Router();
   // Order matters: branded-domain host resolution first, fixed prefixes next, the
   // catch-all `/:alias` of short links last, then the visitor 404.
-  site.use(domainHost(deps.config));
+  site.use(domainHost(deps));
   site.use(qrPublicRouter(deps));
   site.use(campaignsPublicRouter(deps), bioPublicRouter(), overlaysPublicRouter(deps));
   site.use(redirectRouter(deps));

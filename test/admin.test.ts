@@ -5,6 +5,7 @@ import { Pixel } from '../src/pixels/pixel.model';
 import { Campaign } from '../src/campaigns/campaign.model';
 import { Channel, ChannelItem } from '../src/channels/channel.model';
 import { BrandedDomain } from '../src/domains/domain.model';
+import { apiKeyCacheFor } from '../src/users/api-key-cache';
 import { User } from '../src/users/user.model';
 import { userAdmin, userCreate } from '../src/users/users.cli';
 import { UsageError } from '../src/cli/args';
@@ -319,6 +320,8 @@ describe('admin API: plans and users', () => {
   });
 
   describe('CLI', () => {
+    // What the CLI process publishes reaches the app's key cache the same way.
+    const cli = () => ({ apiKeys: apiKeyCacheFor(app.deps) });
     it('user:create --admin makes an administrator, user:admin turns the flag on and off', async () => {
       const username = uniqueName('cliadmin');
       const out = await userCreate.run([
@@ -332,22 +335,22 @@ describe('admin API: plans and users', () => {
       const id = out.id as number;
       expect((await client(app.url, out.apiKey as string).get('/api/users')).status).to.equal(200);
 
-      expect(await userAdmin.run(['--user', String(id), '--off'])).to.deep.equal({
+      expect(await userAdmin.run(['--user', String(id), '--off'], cli())).to.deep.equal({
         id,
         username,
         admin: false,
       });
       expect((await client(app.url, out.apiKey as string).get('/api/users')).status).to.equal(403);
-      expect((await userAdmin.run(['--user', String(id), '--on'])).admin).to.equal(true);
+      expect((await userAdmin.run(['--user', String(id), '--on'], cli())).admin).to.equal(true);
     });
 
     it('user:admin needs exactly one of --on or --off and an existing user', async () => {
-      const both = await rejection(userAdmin.run(['--user', '1', '--on', '--off']));
+      const both = await rejection(userAdmin.run(['--user', '1', '--on', '--off'], cli()));
       expect(both).to.be.instanceOf(UsageError);
       expect(both.message).to.equal('exactly one of --on or --off is required');
-      const none = await rejection(userAdmin.run(['--user', '1']));
+      const none = await rejection(userAdmin.run(['--user', '1'], cli()));
       expect(none).to.be.instanceOf(UsageError);
-      const missing = await rejection(userAdmin.run(['--user', '99999999', '--on']));
+      const missing = await rejection(userAdmin.run(['--user', '99999999', '--on'], cli()));
       expect(missing.message).to.equal('No user with id 99999999');
     });
   });

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { apiKeyCacheFor } from '../src/users/api-key-cache';
 import { rotateApiKey } from '../src/users/users.service';
 import { startTestApp, type TestApp } from './support/app-harness';
 import { request } from './support/http';
@@ -99,7 +100,8 @@ describe('authentication', () => {
 
   it('revokes the old key when the key is rotated', async () => {
     const { user, apiKey } = await createTestUser();
-    const fresh = await rotateApiKey(user.id);
+    await request(app.url, '/api/account', { key: apiKey });
+    const fresh = await rotateApiKey(user.id, apiKeyCacheFor(app.deps));
     expect(fresh).not.to.equal(apiKey);
     const old = await request(app.url, '/api/account', { key: apiKey });
     expect(old.status).to.equal(401);

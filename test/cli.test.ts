@@ -8,20 +8,29 @@ import { uniqueName } from './support/users';
 import { rejection } from './support/rejection';
 
 describe('CLI user commands', () => {
+  const invalidated: string[] = [];
+  const context = {
+    apiKeys: {
+      invalidate: async (keys: readonly string[]) => void invalidated.push(...keys),
+    },
+  };
   it('user:create prints id, username and a key that is stored only as a hash', async () => {
     const username = uniqueName('cli');
-    const out = await userCreate.run([
-      '--email',
-      `${username}@example.test`,
-      '--username',
-      username,
-      '--plan',
-      'pro',
-      '--password',
-      'long enough password',
-      '--expires',
-      '2030-01-01T00:00:00Z',
-    ]);
+    const out = await userCreate.run(
+      [
+        '--email',
+        `${username}@example.test`,
+        '--username',
+        username,
+        '--plan',
+        'pro',
+        '--password',
+        'long enough password',
+        '--expires',
+        '2030-01-01T00:00:00Z',
+      ],
+      context,
+    );
     expect(Object.keys(out)).to.deep.equal(['id', 'username', 'admin', 'apiKey']);
     expect(out.admin).to.equal(false);
     expect(out.username).to.equal(username);
@@ -35,55 +44,59 @@ describe('CLI user commands', () => {
   });
 
   it('user:create refuses missing or malformed flags with a usage error', async () => {
-    expect((await rejection(userCreate.run(['--username', 'x1']))).message).to.equal(
+    expect((await rejection(userCreate.run(['--username', 'x1'], context))).message).to.equal(
       '--email is required',
     );
-    const bad = await rejection(userCreate.run(['--email', 'nope', '--username', uniqueName()]));
+    const bad = await rejection(
+      userCreate.run(['--email', 'nope', '--username', uniqueName()], context),
+    );
     expect(bad).to.be.instanceOf(UsageError);
     expect(bad.message).to.equal('email must be a valid email');
     const unknown = await rejection(
-      userCreate.run(['--email', 'a@b.test', '--username', 'abc', '--admin', 'yes']),
+      userCreate.run(['--email', 'a@b.test', '--username', 'abc', '--admin', 'yes'], context),
     );
     expect(unknown).to.be.instanceOf(UsageError);
     const short = await rejection(
-      userCreate.run(['--email', 'a@b.test', '--username', uniqueName(), '--password', 'short']),
+      userCreate.run(
+        ['--email', 'a@b.test', '--username', uniqueName(), '--password', 'short'],
+        context,
+      ),
     );
     expect(short.message).to.equal('password length must be at least 8 characters long');
   });
 
   it('user:create refuses a taken email or username', async () => {
     const username = uniqueName('cli');
-    await userCreate.run(['--email', `${username}@example.test`, '--username', username]);
+    await userCreate.run(['--email', `${username}@example.test`, '--username', username], context);
     const sameEmail = await rejection(
-      userCreate.run(['--email', `${username}@example.test`, '--username', uniqueName()]),
+      userCreate.run(['--email', `${username}@example.test`, '--username', uniqueName()], context),
     );
     expect(sameEmail).to.be.instanceOf(AppError);
     expect(sameEmail.message).to.equal('email is already registered');
     const sameName = await rejection(
-      userCreate.run(['--email', `${uniqueName()}@example.test`, '--username', username]),
+      userCreate.run(['--email', `${uniqueName()}@example.test`, '--username', username], context),
     );
     expect(sameName.message).to.equal('username is already taken');
   });
 
   it('key:rotate prints a new key and the old one no longer matches', async () => {
     const username = uniqueName('cli');
-    const created = await userCreate.run([
-      '--email',
-      `${username}@example.test`,
-      '--username',
-      username,
-    ]);
-    const rotated = await keyRotate.run(['--user', String(created.id)]);
+    const created = await userCreate.run(
+      ['--email', `${username}@example.test`, '--username', username],
+      context,
+    );
+    const rotated = await keyRotate.run(['--user', String(created.id)], context);
     expect(rotated.apiKey).to.match(/^lqr_/).and.not.equal(created.apiKey);
     const stored = await User.findOne({ id: created.id as number }).lean();
     expect(stored?.apiKeyHash).to.equal(hashApiKey(rotated.apiKey as string));
+    expect(invalidated).to.include(hashApiKey(created.apiKey as string));
   });
 
   it('key:rotate refuses an unknown user and a bad id', async () => {
-    expect((await rejection(keyRotate.run(['--user', '99999999']))).message).to.equal(
+    expect((await rejection(keyRotate.run(['--user', '99999999'], context))).message).to.equal(
       'No user with id 99999999',
     );
-    expect((await rejection(keyRotate.run(['--user', 'abc']))).message).to.equal(
+    expect((await rejection(keyRotate.run(['--user', 'abc'], context))).message).to.equal(
       '--user must be a positive integer',
     );
   });

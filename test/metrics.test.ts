@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { startTestApp, type TestApp } from './support/app-harness';
 import { client, request } from './support/http';
-import { createLink, eventually, visit } from './support/links';
+import { createLink, eventually, linkCacheLive, visit } from './support/links';
 import { sample } from './support/metrics';
 import { createTestUser } from './support/users';
 
@@ -43,15 +43,35 @@ describe('GET /metrics', () => {
     const text0 = await scrape();
     const redirects = sample(text0, 'linkqr_redirects_total', { kind: 'link' });
     const lookups =
-      sample(text0, 'linkqr_cache_lookups_total', { cache: 'link', result: 'hit' }) +
-      sample(text0, 'linkqr_cache_lookups_total', { cache: 'link', result: 'miss' });
+      sample(text0, 'linkqr_cache_lookups_total', { cache: 'links', result: 'hit' }) +
+      sample(text0, 'linkqr_cache_lookups_total', { cache: 'links', result: 'miss' });
     expect((await visit(app, `/${link.alias}`)).status).to.equal(302);
     const text = await scrape();
     expect(sample(text, 'linkqr_redirects_total', { kind: 'link' })).to.equal(redirects + 1);
     const after =
-      sample(text, 'linkqr_cache_lookups_total', { cache: 'link', result: 'hit' }) +
-      sample(text, 'linkqr_cache_lookups_total', { cache: 'link', result: 'miss' });
+      sample(text, 'linkqr_cache_lookups_total', { cache: 'links', result: 'hit' }) +
+      sample(text, 'linkqr_cache_lookups_total', { cache: 'links', result: 'miss' });
     expect(after).to.be.greaterThan(lookups);
+  });
+
+  it('counts redirects the fast path answers, and their link cache hits', async () => {
+    await linkCacheLive(app);
+    const { apiKey } = await createTestUser();
+    const link = await createLink(app, apiKey, { url: 'https://example.com/metrics-fast' });
+    expect((await visit(app, `/${link.alias}`)).status).to.equal(302);
+    const text0 = await scrape();
+    const route = { method: 'GET', route: '/:alias', status: '302' };
+    const hit = { cache: 'links', result: 'hit' };
+    const redirects = sample(text0, 'linkqr_redirects_total', { kind: 'link' });
+    const requests = sample(text0, 'linkqr_http_requests_total', route);
+    const hits = sample(text0, 'linkqr_cache_lookups_total', hit);
+    for (let i = 0; i < 3; i += 1) {
+      expect((await visit(app, `/${link.alias}`)).status).to.equal(302);
+    }
+    const text = await scrape();
+    expect(sample(text, 'linkqr_redirects_total', { kind: 'link' })).to.equal(redirects + 3);
+    expect(sample(text, 'linkqr_http_requests_total', route)).to.equal(requests + 3);
+    expect(sample(text, 'linkqr_cache_lookups_total', hit)).to.equal(hits + 3);
   });
 
   it('reports the visit backlog, drain lag, QR queue depth and event-loop lag', async () => {

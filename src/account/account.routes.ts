@@ -4,6 +4,8 @@ import { dataResponse, messageResponse, sendData, sendMessage } from '../shared/
 import { endpoint } from '../shared/http/endpoint';
 import { accountJson, presentAccount } from './account.presenter';
 import { accountUpdateSchema, type AccountUpdate } from './account.schemas';
+import type { AppDeps } from '../deps';
+import { apiKeyCacheFor } from '../users/api-key-cache';
 import { updateAccount } from './account.service';
 
 const tag = 'Account';
@@ -23,7 +25,8 @@ const api = {
   }),
 };
 
-export function accountRouter(): Router {
+export function accountRouter(deps: AppDeps): Router {
+  const apiKeys = apiKeyCacheFor(deps);
   const router = Router();
 
   router.get('/account', api.get, (req, res) => {
@@ -31,7 +34,7 @@ export function accountRouter(): Router {
   });
 
   router.put('/account/update', api.update, async (req, res) => {
-    await updateAccount(currentUser(req).id, req.body as AccountUpdate);
+    await updateAccount(currentUser(req).id, req.body as AccountUpdate, apiKeys);
     sendMessage(res, 'Account has been successfully updated.');
   });
 

@@ -1,9 +1,16 @@
 import { conflict, notFound } from '../shared/errors/app-error';
 import { hashPassword } from '../shared/secrets';
+import type { Invalidator } from '../shared/cache/shared-cache';
+import { apiKeyCacheKeyOf } from '../users/api-key-cache';
 import { User } from '../users/user.model';
 import type { AccountUpdate } from './account.schemas';
 
-export async function updateAccount(userId: number, update: AccountUpdate): Promise<void> {
+/** Changes the caller's account; the cached copy behind their key is dropped everywhere. */
+export async function updateAccount(
+  userId: number,
+  update: AccountUpdate,
+  apiKeys: Invalidator,
+): Promise<void> {
   const set: Record<string, unknown> = {};
   if (update.email !== undefined) {
     const owner = await User.findOne({ email: update.email }).lean();
@@ -11,6 +18,7 @@ export async function updateAccount(userId: number, update: AccountUpdate): Prom
     set.email = update.email;
   }
   if (update.password !== undefined) set.passwordHash = await hashPassword(update.password);
-  const result = await User.updateOne({ id: userId }, { $set: set });
-  if (result.matchedCount === 0) throw notFound('Account not found');
+  const previous = await User.findOneAndUpdate({ id: userId }, { $set: set }).lean();
+  if (!previous) throw notFound('Account not found');
+  await apiKeys.invalidate([apiKeyCacheKeyOf(previous)]);
 }

@@ -1,8 +1,10 @@
 import type { Request, RequestHandler } from 'express';
+import type { AppDeps } from '../deps';
 import { forbidden, unauthorized } from '../shared/errors/app-error';
-import { API_KEY_PATTERN } from '../shared/secrets';
+import { API_KEY_PATTERN, hashApiKey } from '../shared/secrets';
+import { apiKeyCacheFor, type ApiKeyCache } from '../users/api-key-cache';
 import type { UserRecord } from '../users/user.model';
-import { findUserByApiKey } from '../users/users.service';
+import { findUserByApiKeyHash } from '../users/users.service';
 
 export type AuthState = { user: UserRecord } | { failure: string };
 
@@ -16,7 +18,11 @@ declare module 'express-serve-static-core' {
 const AUTHORIZATION = /^(?:Bearer|Token) ([^\s]+)$/i;
 
 /** Why a request's credentials are not acceptable, or the user they belong to. */
-async function authenticate(header: string | undefined, now: Date): Promise<AuthState> {
+async function authenticate(
+  header: string | undefined,
+  now: Date,
+  users: ApiKeyCache,
+): Promise<AuthState> {
   if (!header) return { failure: 'Missing API key: send Authorization: Bearer <API_KEY>' };
   const match = AUTHORIZATION.exec(header.trim());
   if (!match?.[1]) {
@@ -25,7 +31,8 @@ async function authenticate(header: string | undefined, now: Date): Promise<Auth
     };
   }
   if (!API_KEY_PATTERN.test(match[1])) return { failure: 'Malformed API key' };
-  const user = await findUserByApiKey(match[1]);
+  const hash = hashApiKey(match[1]);
+  const user = await users.get(hash, () => findUserByApiKeyHash(hash));
   if (!user) return { failure: 'Invalid API key' };
   if (user.expires && user.expires.getTime() <= now.getTime()) {
     return { failure: 'API key expired: the account plan ended' };
@@ -37,10 +44,13 @@ async function authenticate(header: string | undefined, now: Date): Promise<Auth
  * Resolves the caller without rejecting yet, so the rate limiter can count failed attempts per IP
  * and every 401 still carries the rate-limit headers.
  */
-export const resolveAuth: RequestHandler = async (req, _res, next) => {
-  req.auth = await authenticate(req.headers.authorization, new Date());
-  next();
-};
+export function resolveAuth(deps: AppDeps): RequestHandler {
+  const users = apiKeyCacheFor(deps);
+  return async (req, _res, next) => {
+    req.auth = await authenticate(req.headers.authorization, new Date(), users);
+    next();
+  };
+}
 
 export const requireAuth: RequestHandler = (req, _res, next) => {
   if (!req.auth || 'failure' in req.auth)

@@ -15,6 +15,7 @@ import {
 } from '../shared/http/pages';
 import { record } from '../shared/http/responses';
 import { sendPublicNotFound } from '../shared/http/public-context';
+import { campaignCacheFor } from './campaign-cache';
 import { presentPublicList, publicListJson } from './campaigns.presenter';
 import { SLUG_PATTERN } from './campaigns.schemas';
 import {
@@ -54,11 +55,14 @@ const pages = {
 /** Visitor side of campaigns: the rotator `/r/{slug}` and the public list page. */
 export function campaignsPublicRouter(deps: AppDeps): Router {
   const { publicUrl } = deps.config;
+  const slugs = campaignCacheFor(deps);
   const router = Router();
 
   router.get('/r/:slug', pages.rotator, async (req, res) => {
     const slug = req.params.slug;
-    const campaign = SLUG_PATTERN.test(slug) ? await findCampaignBySlug(slug) : null;
+    const campaign = SLUG_PATTERN.test(slug)
+      ? await slugs.get(slug, () => findCampaignBySlug(slug))
+      : null;
     if (!campaign) return sendPublicNotFound(res, req.path);
     const link = await pickInRotation(
       deps.redis,

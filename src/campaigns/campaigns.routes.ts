@@ -36,6 +36,7 @@ import {
   listCampaigns,
   updateCampaign,
 } from './campaigns.service';
+import { campaignCacheFor } from './campaign-cache';
 import { rotatorCounterKey } from './rotation';
 
 const tag = 'Campaigns';
@@ -68,8 +69,10 @@ const api = {
   delete: deleteEndpoint(tag, 'Delete a campaign (its links stay)'),
 };
 
-export function campaignsRouter({ config, redis, keys }: AppDeps): Router {
+export function campaignsRouter(deps: AppDeps): Router {
+  const { config, redis, keys } = deps;
   const { publicUrl } = config;
+  const slugs = campaignCacheFor(deps);
   const router = Router();
 
   router.get('/campaigns', api.list, async (req, res) => {
@@ -82,7 +85,7 @@ export function campaignsRouter({ config, redis, keys }: AppDeps): Router {
 
   router.post('/campaign/add', api.add, async (req, res) => {
     const user = currentUser(req);
-    const campaign = await createCampaign(user.id, req.body as CampaignCreate);
+    const campaign = await createCampaign(user.id, req.body as CampaignCreate, slugs);
     sendCreated(res, presentCampaignWrite(campaign, user.username, publicUrl));
   });
 
@@ -95,13 +98,13 @@ export function campaignsRouter({ config, redis, keys }: AppDeps): Router {
   router.put('/campaign/:id/update', api.update, async (req, res) => {
     const user = currentUser(req);
     const id = Number(req.params.id);
-    const campaign = await updateCampaign(user.id, id, req.body as CampaignUpdate);
+    const campaign = await updateCampaign(user.id, id, req.body as CampaignUpdate, slugs);
     sendData(res, presentCampaignWrite(campaign, user.username, publicUrl));
   });
 
   router.delete('/campaign/:id/delete', api.delete, async (req, res) => {
     const id = Number(req.params.id);
-    await deleteCampaign(currentUser(req).id, id);
+    await deleteCampaign(currentUser(req).id, id, slugs);
     await redis.del(rotatorCounterKey(keys, id));
     sendMessage(res, 'Campaign has been successfully deleted.');
   });

@@ -1,4 +1,5 @@
 import { Link, type LinkRecord } from '../links/link.model';
+import type { Invalidator } from '../shared/cache/shared-cache';
 import { conflict, notFound } from '../shared/errors/app-error';
 import { deleteOwned, findOwned, listOwned } from '../shared/db/owned';
 import type { PageQuery } from '../shared/http/pagination';
@@ -20,9 +21,15 @@ export async function listCampaigns(userId: number, query: PageQuery) {
   return listOwned(Campaign, userId, query);
 }
 
+/** Slugs whose cached answer (a campaign, or "no such slug") a write changed. */
+function changedSlugs(...slugs: Array<string | null | undefined>): string[] {
+  return slugs.filter((s): s is string => typeof s === 'string');
+}
+
 export async function createCampaign(
   userId: number,
   input: CampaignCreate,
+  slugs: Invalidator,
 ): Promise<CampaignRecord> {
   if (input.slug !== undefined) await ensureSlugFree(input.slug);
   try {
@@ -34,6 +41,7 @@ export async function createCampaign(
       public: input.public ?? false,
       createdAt: new Date(),
     });
+    await slugs.invalidate(changedSlugs(input.slug));
     return doc.toObject<CampaignRecord>();
   } catch (err) {
     // Another campaign took the slug between the check and the insert.
@@ -46,6 +54,7 @@ export async function updateCampaign(
   userId: number,
   id: number,
   input: CampaignUpdate,
+  slugs: Invalidator,
 ): Promise<CampaignRecord> {
   const campaign = await findOwned(Campaign, userId, id, 'Campaign');
   const set: Partial<CampaignRecord> = { name: input.name };
@@ -60,12 +69,19 @@ export async function updateCampaign(
     if (isDuplicateKeyError(err)) throw conflict(`slug ${input.slug} is already taken`);
     throw err;
   }
+  await slugs.invalidate(changedSlugs(campaign.slug, set.slug));
   return { ...campaign, ...set };
 }
 
 /** Deletes the campaign; its links stay, just no longer in a campaign. */
-export async function deleteCampaign(userId: number, id: number): Promise<void> {
+export async function deleteCampaign(
+  userId: number,
+  id: number,
+  slugs: Invalidator,
+): Promise<void> {
+  const campaign = await findOwned(Campaign, userId, id, 'Campaign');
   await deleteOwned(Campaign, userId, id, 'Campaign');
+  await slugs.invalidate(changedSlugs(campaign.slug));
   await Link.updateMany({ campaignId: id, userId }, { $set: { campaignId: null } });
 }
 

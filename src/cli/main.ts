@@ -2,6 +2,9 @@ import { loadConfig } from '../config';
 import { AppError } from '../shared/errors/app-error';
 import { openDatabase } from '../shared/infra/database';
 import { createLogger } from '../shared/infra/logger';
+import { createRedis } from '../shared/infra/redis';
+import { RedisKeys } from '../shared/infra/redis-keys';
+import { apiKeyCacheFor } from '../users/api-key-cache';
 import { UsageError } from './args';
 import { commands } from './commands';
 
@@ -22,8 +25,14 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig(process.env);
   const logger = createLogger(process.env.LOG_LEVEL ?? 'warn', 'linkqr-cli');
   const database = await openDatabase(config, logger, 'shared');
+  // Connects only when a command publishes an invalidation.
+  const redis = createRedis(config.redisUrl, { lazyConnect: true, enableOfflineQueue: true });
+  redis.on('error', () => undefined);
+  const context = {
+    apiKeys: apiKeyCacheFor({ redis, keys: new RedisKeys(config.redisPrefix), logger }),
+  };
   try {
-    console.log(JSON.stringify(await command.run(rest)));
+    console.log(JSON.stringify(await command.run(rest, context)));
     return 0;
   } catch (err) {
     if (err instanceof UsageError) {
@@ -36,6 +45,7 @@ async function main(argv: string[]): Promise<number> {
     }
     throw err;
   } finally {
+    redis.disconnect();
     await database.close();
   }
 }

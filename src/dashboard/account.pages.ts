@@ -5,6 +5,7 @@ import type { AppDeps } from '../deps';
 import { toAppError } from '../shared/errors/error-handler';
 import { formatDateTime, formatOptionalDateTime } from '../shared/format/dates';
 import { verifyPassword } from '../shared/secrets';
+import { apiKeyCacheFor } from '../users/api-key-cache';
 import type { UserRecord } from '../users/user.model';
 import { findUserById, rotateApiKey } from '../users/users.service';
 import { csrfToken } from './csrf';
@@ -33,6 +34,7 @@ function planView(deps: AppDeps, user: UserRecord): PlanView {
 
 /** The account page: plan, key rotation (shown once), email and password changes. */
 export function accountPages(deps: AppDeps): Router {
+  const apiKeys = apiKeyCacheFor(deps);
   const router = Router();
 
   const account = (req: Request, extra: Partial<AccountView> = {}): string => {
@@ -73,7 +75,7 @@ export function accountPages(deps: AppDeps): Router {
       return sendPage(res, 422, account(req, { errors: { [field]: message } }));
     }
     try {
-      await updateAccount(u.id, value);
+      await updateAccount(u.id, value, apiKeys);
     } catch (err) {
       const appError = toAppError(err);
       if (appError.status >= 500) throw err;
@@ -93,7 +95,7 @@ export function accountPages(deps: AppDeps): Router {
   router.post('/account/email', changeAccount('email'));
   router.post('/account/password', changeAccount('password'));
   router.post('/account/key', async (req, res) => {
-    const newKey = await rotateApiKey(signedInUser(req).id);
+    const newKey = await rotateApiKey(signedInUser(req).id, apiKeys);
     sendPage(res, 200, account(req, { newKey }));
   });
 

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { Config } from '../config';
+import type { AppDeps } from '../deps';
 import { setBrandedDomain } from '../shared/http/public-context';
-import { cachedDomainByHost } from './domain-cache';
+import { domainCacheFor } from './domain-cache';
 import { isBrandableHost } from './domain-name';
 import { findDomainByHost } from './domains.service';
 
@@ -10,11 +10,13 @@ import { findDomainByHost } from './domains.service';
  * the root to `redirectroot`. Requests on the service's own host (or on an IP address) pass
  * straight through without any lookup, since short-link redirects there are the hot path.
  */
-export function domainHost(config: Config): RequestHandler {
+export function domainHost(deps: AppDeps): RequestHandler {
+  const { config } = deps;
   const serviceHost = new URL(config.publicUrl).hostname.toLowerCase();
+  const domains = domainCacheFor(deps);
 
   async function serveBranded(host: string, req: Request, res: Response, next: NextFunction) {
-    const domain = await cachedDomainByHost(host, findDomainByHost);
+    const domain = await domains.get(host, () => findDomainByHost(host));
     if (!domain) return next();
     setBrandedDomain(res, domain);
     if (req.path === '/' && (req.method === 'GET' || req.method === 'HEAD')) {

@@ -16,6 +16,7 @@ import {
   type DomainCreate,
   type DomainUpdate,
 } from './domains.schemas';
+import { domainCacheFor } from './domain-cache';
 import { createDomain, deleteDomain, listDomains, updateDomain } from './domains.service';
 
 const tag = 'Branded domains';
@@ -40,6 +41,7 @@ const api = {
 };
 
 export function domainsRouter(deps: AppDeps): Router {
+  const hosts = domainCacheFor(deps);
   const router = Router();
   const verify = domainVerifier(deps.config, deps.domainResolver ?? systemResolver());
 
@@ -54,18 +56,20 @@ export function domainsRouter(deps: AppDeps): Router {
     api.add,
     withinPlan(deps.config.plans, 'maxDomains', BrandedDomain),
     async (req, res) => {
-      const domain = await createDomain(currentUser(req).id, req.body as DomainCreate, verify);
+      const input = req.body as DomainCreate;
+      const domain = await createDomain(currentUser(req).id, input, verify, hosts);
       sendCreated(res, { id: domain.id });
     },
   );
 
   router.put('/domain/:id/update', api.update, async (req, res) => {
-    await updateDomain(currentUser(req).id, Number(req.params.id), req.body as DomainUpdate);
+    const change = req.body as DomainUpdate;
+    await updateDomain(currentUser(req).id, Number(req.params.id), change, hosts);
     sendMessage(res, 'Domain has been successfully updated.');
   });
 
   router.delete('/domain/:id/delete', api.delete, async (req, res) => {
-    await deleteDomain(currentUser(req).id, Number(req.params.id));
+    await deleteDomain(currentUser(req).id, Number(req.params.id), hosts);
     sendMessage(res, 'Domain has been successfully deleted.');
   });
 

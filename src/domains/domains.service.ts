@@ -4,7 +4,7 @@ import { deleteOwned, findOwned, listOwned } from '../shared/db/owned';
 import type { BrandedDomainContext } from '../shared/http/public-context';
 import type { PageQuery } from '../shared/http/pagination';
 import { nextId } from '../shared/ids/counter.model';
-import { forgetHost } from './domain-cache';
+import type { Invalidator } from '../shared/cache/shared-cache';
 import type { DomainVerifier } from './domain-check';
 import { BrandedDomain, type BrandedDomainRecord } from './domain.model';
 import { hostOf, normaliseDomain } from './domain-name';
@@ -33,6 +33,7 @@ export async function createDomain(
   userId: number,
   input: DomainCreate,
   verify: DomainVerifier,
+  hosts: Invalidator,
 ): Promise<BrandedDomainRecord> {
   const domain = normaliseDomain(input.domain);
   const host = hostOf(domain);
@@ -54,11 +55,16 @@ export async function createDomain(
     throw err;
   } finally {
     // A visitor may have hit the host before it was claimed; that miss must not linger.
-    forgetHost(host);
+    await hosts.invalidate([host]);
   }
 }
 
-export async function updateDomain(userId: number, id: number, change: DomainUpdate) {
+export async function updateDomain(
+  userId: number,
+  id: number,
+  change: DomainUpdate,
+  hosts: Invalidator,
+): Promise<void> {
   const set: Record<string, string | null> = {};
   if (change.redirectroot !== undefined) set.redirectroot = redirectValue(change.redirectroot);
   if (change.redirect404 !== undefined) set.redirect404 = redirectValue(change.redirect404);
@@ -68,14 +74,14 @@ export async function updateDomain(userId: number, id: number, change: DomainUpd
     { returnDocument: 'after' },
   ).lean();
   if (!doc) throw notFound(`${LABEL} not found`);
-  forgetHost(doc.host);
+  await hosts.invalidate([doc.host]);
 }
 
 /** Deletes the domain record only; links created on it are left to their own module. */
-export async function deleteDomain(userId: number, id: number): Promise<void> {
+export async function deleteDomain(userId: number, id: number, hosts: Invalidator): Promise<void> {
   const doc = await findOwned(ownedDomains, userId, id, LABEL);
   await deleteOwned(ownedDomains, userId, id, LABEL);
-  forgetHost(doc.host);
+  await hosts.invalidate([doc.host]);
 }
 
 /**

@@ -5,6 +5,7 @@ import { skipFor, type PageQuery } from '../shared/http/pagination';
 import type { Visits } from '../shared/visits/visit-recorder';
 import { nextId } from '../shared/ids/counter.model';
 import { hashPassword } from '../shared/secrets';
+import type { Invalidator } from '../shared/cache/shared-cache';
 import { allocateAlias, linkAliasScope } from './aliases';
 import { behaviourChanges } from './link-behaviour.service';
 import { linkCacheKey } from './link-cache';
@@ -14,9 +15,7 @@ import { DEFAULT_DOMAIN_ID, Link, type LinkRecord } from './link.model';
 import type { LinkCreate, LinkListQuery, LinkUpdate } from './links.schemas';
 
 /** Tells every API process that these cached aliases changed (see link-cache.ts). */
-export interface LinkInvalidator {
-  invalidate(keys: string[]): Promise<void>;
-}
+export type LinkInvalidator = Invalidator;
 
 /** A page of links with their click totals and the origins of the branded domains they live on. */
 export interface LinkPage {

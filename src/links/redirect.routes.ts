@@ -71,7 +71,7 @@ export function redirectRouter(deps: AppDeps): Router {
     if (!key) return null;
     const domainId = brandedDomainOf(res)?.id ?? DEFAULT_DOMAIN_ID;
     const alias = req.params.alias as string;
-    return cache.resolve(key, async () => {
+    return cache.get(key, async () => {
       assertMongoUp();
       return loadLinkTarget(domainId, alias);
     });
@@ -103,7 +103,10 @@ export function redirectRouter(deps: AppDeps): Router {
   router.get('/:alias', pages.visit, (req, res) => {
     const key = cacheKeyOf(req, res);
     const cached = key ? cache.peek(key) : null;
-    if (cached !== undefined) return answer(req, res, cached);
+    if (cached !== undefined) {
+      if (key) cache.lookups.hit.inc();
+      return answer(req, res, cached);
+    }
     return resolve(req, res).then((target) => answer(req, res, target));
   });
 

@@ -25,6 +25,44 @@ function headerSafe(url: string): string {
   return /^[\x21-\x7e]+$/.test(url) ? url : encodeURI(url);
 }
 
+/** Fields that never change what a visitor gets beyond `302 Location: url`. */
+const PLAIN_FIELDS = new Set([
+  '_id',
+  'id',
+  'userId',
+  'domainId',
+  'alias',
+  'url',
+  'title',
+  'description',
+  // Already folded into the target's URL.
+  'parameters',
+  'expiry',
+  'campaignId',
+  'createdAt',
+  'updatedAt',
+]);
+
+function isUnset(value: unknown): boolean {
+  if (value === null || value === undefined || value === '' || value === false) return true;
+  if (Array.isArray(value)) return value.length === 0;
+  return typeof value === 'object' && !(value instanceof Date) && Object.keys(value).length === 0;
+}
+
+/**
+ * Whether every visitor simply gets a 302. Judged on the stored record, field by field, so a
+ * behaviour added later (a link type, pixels, targeting, a splash page...) keeps its links off
+ * the fast path until this list is told that the field is harmless.
+ */
+export function isDirectRedirect(link: LinkRecord): boolean {
+  for (const [field, value] of Object.entries(link)) {
+    if (PLAIN_FIELDS.has(field) || isUnset(value)) continue;
+    if (field === 'type' && value === 'direct') continue;
+    return false;
+  }
+  return true;
+}
+
 /** The link's URL carries its `parameters` already, so a direct link with them stays a bare 302. */
 export function toLinkTarget(link: LinkRecord | null): LinkTarget | null {
   if (!link) return null;
@@ -33,6 +71,7 @@ export function toLinkTarget(link: LinkRecord | null): LinkTarget | null {
     url: headerSafe(withParameters(link.url, linkParameters(link))),
     expiresAt: link.expiry ? link.expiry.getTime() : null,
     passwordHash: link.passwordHash ?? null,
+    direct: isDirectRedirect(link),
   };
 }
 
@@ -41,5 +80,6 @@ export async function loadLinkTarget(domainId: number, alias: string): Promise<L
   const link = await findLinkTarget(domainId, alias);
   const target = toLinkTarget(link);
   if (!link || !target) return null;
-  return { ...target, behaviour: await loadVisitorBehaviour(link) };
+  const behaviour = await loadVisitorBehaviour(link);
+  return { ...target, behaviour, direct: target.direct && !behaviour };
 }

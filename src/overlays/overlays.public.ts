@@ -75,7 +75,7 @@ export function overlaysPublicRouter(deps: AppDeps): Router {
       const alias = req.params.alias;
       if (!ALIAS_SHAPE.test(alias)) throw notFound();
       const domainId = brandedDomainOf(res)?.id ?? DEFAULT_DOMAIN_ID;
-      const target = await cache.resolve(linkCacheKey(domainId, alias), async () => {
+      const target = await cache.get(linkCacheKey(domainId, alias), async () => {
         assertMongoUp();
         return loadLinkTarget(domainId, alias);
       });

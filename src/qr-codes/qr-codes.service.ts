@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Model } from 'mongoose';
 import { unassignEverywhere } from '../channels/channels.service';
 import type { AppDeps } from '../deps';
+import type { Invalidator } from '../shared/cache/shared-cache';
 import { deleteOwned, findOwned, listOwned } from '../shared/db/owned';
 import { notFound, validation } from '../shared/errors/app-error';
 import { nextId } from '../shared/ids/counter.model';
@@ -9,6 +10,7 @@ import type { PageQuery } from '../shared/http/pagination';
 import type { Logger } from '../shared/infra/logger';
 import type { Visits } from '../shared/visits/visit-recorder';
 import { QrCode, type QrCodeRecord, type QrType } from './qr-code.model';
+import { qrLookupCacheFor } from './qr-lookup-cache';
 import type { QrRenderQueue } from './qr-codes.jobs';
 import { DEFAULT_SIZE, type QrCreate, type QrUpdate } from './qr-codes.schemas';
 import { colourProblem, DEFAULT_BACKGROUND, DEFAULT_FOREGROUND, parseRgb } from './qr-colors';
@@ -26,11 +28,13 @@ export interface QrServiceContext {
   queue: QrRenderQueue;
   logger: Logger;
   visits: Pick<Visits, 'deleteVisits'>;
+  /** The public routes' cache of codes by alias. */
+  lookups: Invalidator;
 }
 
 /** The QR service's context as the API builds it from the app's dependencies. */
 export function qrServiceContext(
-  deps: Pick<AppDeps, 'config' | 'qrQueue' | 'logger' | 'visits'>,
+  deps: Pick<AppDeps, 'config' | 'qrQueue' | 'logger' | 'visits' | 'redis' | 'keys' | 'cacheClock'>,
 ): QrServiceContext {
   const { config } = deps;
   return {
@@ -39,6 +43,7 @@ export function qrServiceContext(
     queue: deps.qrQueue,
     logger: deps.logger,
     visits: deps.visits,
+    lookups: qrLookupCacheFor(deps),
   };
 }
 
@@ -150,6 +155,7 @@ export async function createQr(
         createdAt: now,
         updatedAt: now,
       });
+      await ctx.lookups.invalidate([alias]);
       await queueRender(ctx, id, 1);
       return doc.toObject();
     } catch (err) {
@@ -199,11 +205,14 @@ export async function updateQr(
     { returnDocument: 'after' },
   ).lean();
   if (!updated) throw notFound(`${LABEL} not found`);
+  await ctx.lookups.invalidate([updated.alias]);
   await queueRender(ctx, id, updated.renderVersion);
 }
 
 export async function deleteQr(userId: number, id: number, ctx: QrServiceContext): Promise<void> {
+  const { alias } = await getQr(userId, id);
   await deleteOwned(ownedQrCodes, userId, id, LABEL);
+  await ctx.lookups.invalidate([alias]);
   // A render finishing after this point finds no document and removes what it wrote.
   await deleteImages(id);
   await ctx.visits.deleteVisits({ kind: 'qr', id });

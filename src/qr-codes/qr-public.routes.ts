@@ -9,9 +9,10 @@ import {
   sendPage,
 } from '../shared/http/pages';
 import { sendPublicNotFound } from '../shared/http/public-context';
-import type { QrFormat } from './qr-code.model';
-import { findQrByAlias } from './qr-codes.service';
+import type { QrCodeRecord, QrFormat } from './qr-code.model';
+import { ALIAS_PATTERN, findQrByAlias } from './qr-codes.service';
 import { findImage } from './qr-images';
+import { qrLookupCacheFor } from './qr-lookup-cache';
 
 const IMAGE_FILE = /^([A-Za-z0-9]+)(?:\.(png|svg))?$/;
 /** Seconds a client should wait before asking again for an image still being rendered. */
@@ -68,13 +69,19 @@ const pages = {
 
 /** Visitors' side of QR codes: the image, and the dynamic redirect of `link` codes. */
 export function qrPublicRouter(deps: AppDeps): Router {
+  const lookups = qrLookupCacheFor(deps);
   const router = Router();
+
+  async function lookup(alias: string): Promise<QrCodeRecord | null> {
+    if (!ALIAS_PATTERN.test(alias)) return null;
+    return lookups.get(alias, async () => (await findQrByAlias(alias)) ?? null);
+  }
 
   router.get('/qr/:file', pages.image, async (req, res) => {
     // Helmet's same-origin default would stop <img src> on the owner's own website.
     res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
     const match = IMAGE_FILE.exec(req.params.file);
-    const qr = match?.[1] ? await findQrByAlias(match[1]) : undefined;
+    const qr = match?.[1] ? await lookup(match[1]) : null;
     if (!match || !qr) return sendPublicNotFound(res, req.path);
     if (qr.status === 'failed') {
       // Not a server fault, and retrying will not help: the owner must change the code.
@@ -97,7 +104,7 @@ export function qrPublicRouter(deps: AppDeps): Router {
   });
 
   router.get('/s/:alias', pages.scan, async (req, res) => {
-    const qr = await findQrByAlias(req.params.alias);
+    const qr = await lookup(req.params.alias);
     if (!qr || qr.type !== 'link') return sendPublicNotFound(res, req.path);
     // Queued, not awaited: recording never delays the redirect. HEAD is a monitor, not a scan.
     if (req.method !== 'HEAD') deps.visits.record({ kind: 'qr', id: qr.id }, req);

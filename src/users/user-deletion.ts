@@ -12,17 +12,22 @@ import { Overlay } from '../overlays/overlay.model';
 import { Pixel } from '../pixels/pixel.model';
 import { QrCode } from '../qr-codes/qr-code.model';
 import { deleteQr, type QrServiceContext } from '../qr-codes/qr-codes.service';
+import type { Invalidator } from '../shared/cache/shared-cache';
 import { notFound, validation } from '../shared/errors/app-error';
 import { userRateLimitKey } from '../shared/http/rate-limit';
 import type { RedisKeys } from '../shared/infra/redis-keys';
 import type { Visits } from '../shared/visits/visit-recorder';
 import { SplashPage } from '../splash/splash-page.model';
+import { apiKeyCacheKeyOf } from './api-key-cache';
 import { User } from './user.model';
 
 export interface UserDeletionContext {
   redis: Redis;
   keys: RedisKeys;
+  apiKeys: Invalidator;
   links: LinkInvalidator;
+  hosts: Invalidator;
+  campaignSlugs: Invalidator;
   visits: Pick<Visits, 'deleteVisits'>;
   qr: QrServiceContext;
 }
@@ -44,18 +49,21 @@ export async function deleteUserAndContent(
   if (userId === adminId) {
     throw validation('An administrator cannot delete their own account with its own key');
   }
+  const user = await User.findOne({ id: userId }).lean();
   const { deletedCount } = await User.deleteOne({ id: userId });
-  if (deletedCount === 0) throw notFound('User not found');
+  if (!user || deletedCount === 0) throw notFound('User not found');
+  await ctx.apiKeys.invalidate([apiKeyCacheKeyOf(user)]);
   const owned = { userId };
   for (const id of idsOf(await Link.find(owned).lean())) {
     await deleteLink(userId, id, ctx.links, ctx.visits);
   }
   for (const id of idsOf(await QrCode.find(owned).lean())) await deleteQr(userId, id, ctx.qr);
   for (const id of idsOf(await Bio.find(owned).lean())) await deleteBioPage(userId, id);
-  for (const id of idsOf(await BrandedDomain.find(owned).lean())) await deleteDomain(userId, id);
-  const rotators = idsOf(await Campaign.find(owned).lean()).map((id) =>
-    rotatorCounterKey(ctx.keys, id),
-  );
+  for (const id of idsOf(await BrandedDomain.find(owned).lean())) {
+    await deleteDomain(userId, id, ctx.hosts);
+  }
+  const campaigns = await Campaign.find(owned).lean();
+  const rotators = idsOf(campaigns).map((id) => rotatorCounterKey(ctx.keys, id));
   await Promise.all([
     Channel.deleteMany({ userId }),
     ChannelItem.deleteMany({ userId }),
@@ -65,4 +73,5 @@ export async function deleteUserAndContent(
     SplashPage.deleteMany({ userId }),
     ctx.redis.del(`${ctx.keys.rateLimit()}${userRateLimitKey(userId)}`, ...rotators),
   ]);
+  await ctx.campaignSlugs.invalidate(campaigns.flatMap((c) => (c.slug ? [c.slug] : [])));
 }

@@ -32,13 +32,14 @@ export const userCreate: CliCommand = {
 export const userAdmin: CliCommand = {
   name: 'user:admin',
   usage: 'user:admin --user ID --on|--off',
-  async run(argv) {
+  async run(argv, context) {
     const flags = parseFlags(argv, ['user'], ['on', 'off']);
     const userId = positiveInt(flags, 'user');
     if ((flags.on === 'true') === (flags.off === 'true')) {
       throw new UsageError('exactly one of --on or --off is required');
     }
-    const user = await setAdmin(userId, flags.on === 'true');
+    if (!context) throw new Error('user:admin needs the API caches to invalidate');
+    const user = await setAdmin(userId, flags.on === 'true', context.apiKeys);
     return { id: user.id, username: user.username, admin: user.admin };
   },
 };
@@ -46,8 +47,9 @@ export const userAdmin: CliCommand = {
 export const keyRotate: CliCommand = {
   name: 'key:rotate',
   usage: 'key:rotate --user ID',
-  async run(argv) {
+  async run(argv, context) {
     const userId = positiveInt(parseFlags(argv, ['user']), 'user');
-    return { id: userId, apiKey: await rotateApiKey(userId) };
+    if (!context) throw new Error('key:rotate needs the API caches to invalidate');
+    return { id: userId, apiKey: await rotateApiKey(userId, context.apiKeys) };
   },
 };

@@ -1,6 +1,8 @@
 import { Router } from 'express';
 import { currentUser, requireAdmin } from '../auth/auth.middleware';
+import { campaignCacheFor } from '../campaigns/campaign-cache';
 import type { AppDeps } from '../deps';
+import { domainCacheFor } from '../domains/domain-cache';
 import { linkCacheFor } from '../links/link-cache';
 import { findPlan } from '../plans/plans.service';
 import { qrServiceContext } from '../qr-codes/qr-codes.service';
@@ -17,6 +19,7 @@ import {
   sendMessage,
 } from '../shared/http/responses';
 import { validatedQuery } from '../shared/http/validate';
+import { apiKeyCacheFor } from './api-key-cache';
 import { deleteUserAndContent } from './user-deletion';
 import { presentUser, userJson } from './users.presenter';
 import {
@@ -109,7 +112,10 @@ export function usersRouter(deps: AppDeps): Router {
     await deleteUserAndContent(Number(req.params.id), currentUser(req).id, {
       redis: deps.redis,
       keys: deps.keys,
+      apiKeys: apiKeyCacheFor(deps),
       links: linkCacheFor(deps),
+      hosts: domainCacheFor(deps),
+      campaignSlugs: campaignCacheFor(deps),
       visits: deps.visits,
       qr: qrServiceContext(deps),
     });

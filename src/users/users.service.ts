@@ -4,6 +4,8 @@ import { nextId } from '../shared/ids/counter.model';
 import { generateApiKey, hashApiKey, hashPassword } from '../shared/secrets';
 import { User, type UserRecord } from './user.model';
 import { isDuplicateKeyError } from '../shared/db/duplicate-key';
+import type { Invalidator } from '../shared/cache/shared-cache';
+import { apiKeyCacheKeyOf } from './api-key-cache';
 
 export interface NewUser {
   email: string;
@@ -51,19 +53,30 @@ export async function createUser(input: NewUser): Promise<{ user: UserRecord; ap
   }
 }
 
-/** Replaces the user's key; the old one stops working at once. */
-export async function rotateApiKey(userId: number): Promise<string> {
+/** Replaces the user's key; the old one stops working at once, in every API process. */
+export async function rotateApiKey(userId: number, apiKeys: Invalidator): Promise<string> {
   const apiKey = generateApiKey();
-  const updated = await User.findOneAndUpdate(
+  const previous = await User.findOneAndUpdate(
     { id: userId },
     { $set: { apiKeyHash: hashApiKey(apiKey) } },
+    { returnDocument: 'before' },
   ).lean();
-  if (!updated) throw notFound(`No user with id ${userId}`);
+  if (!previous) throw notFound(`No user with id ${userId}`);
+  await apiKeys.invalidate([apiKeyCacheKeyOf(previous)]);
   return apiKey;
 }
 
-export async function findUserByApiKey(apiKey: string): Promise<UserRecord | null> {
-  return User.findOne({ apiKeyHash: hashApiKey(apiKey) }).lean();
+/** Deletes the user record; its key stops working at once, in every API process. */
+export async function deleteUser(userId: number, apiKeys: Invalidator): Promise<void> {
+  // Not findOneAndDelete: the embedded engine refuses it (docs/mongodb-compatibility.md).
+  const user = await User.findOne({ id: userId }).lean();
+  if (!user || (await User.deleteOne({ id: userId })).deletedCount === 0)
+    throw notFound(`No user with id ${userId}`);
+  await apiKeys.invalidate([apiKeyCacheKeyOf(user)]);
+}
+
+export async function findUserByApiKeyHash(apiKeyHash: string): Promise<UserRecord | null> {
+  return User.findOne({ apiKeyHash }).lean();
 }
 
 export async function findUserById(id: number): Promise<UserRecord | null> {
@@ -74,24 +87,35 @@ export async function findUserByEmail(email: string): Promise<UserRecord | null>
   return User.findOne({ email: email.trim().toLowerCase() }).lean();
 }
 
-/** Grants or withdraws the administrator flag. */
-export async function setAdmin(userId: number, admin: boolean): Promise<UserRecord> {
+/** Grants or withdraws the administrator flag, in every API process at once. */
+export async function setAdmin(
+  userId: number,
+  admin: boolean,
+  apiKeys: Invalidator,
+): Promise<UserRecord> {
   const user = await User.findOneAndUpdate(
     { id: userId },
     { $set: { admin } },
     { returnDocument: 'after' },
   ).lean();
   if (!user) throw notFound(`No user with id ${userId}`);
+  await apiKeys.invalidate([apiKeyCacheKeyOf(user)]);
   return user;
 }
 
 /** Moves a user to a plan (their `status`) with its end date; null never ends. */
-export async function setUserPlan(userId: number, plan: string, expires: Date | null) {
+export async function setUserPlan(
+  userId: number,
+  plan: string,
+  expires: Date | null,
+  apiKeys: Invalidator,
+) {
   const updated = await User.findOneAndUpdate(
     { id: userId },
     { $set: { status: plan, expires } },
   ).lean();
   if (!updated) throw notFound('User not found');
+  await apiKeys.invalidate([apiKeyCacheKeyOf(updated)]);
 }
 
 export async function getUser(id: number): Promise<UserRecord> {

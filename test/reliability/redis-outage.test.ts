@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { Writable } from 'node:stream';
-import { LinkCache } from '../../src/links/link-cache';
+import type { LinkTarget } from '../../src/links/link-cache';
+import { CacheBus } from '../../src/shared/cache/cache-bus';
+import { SharedCache } from '../../src/shared/cache/shared-cache';
 import { createLogger } from '../../src/shared/infra/logger';
 import { createRedis, createWorkerRedis, waitForRedis } from '../../src/shared/infra/redis';
 import { RedisKeys } from '../../src/shared/infra/redis-keys';
@@ -166,26 +168,32 @@ describe('Redis outage: redirects keep going, clicks wait and are counted (issue
     const redis = createRedis(redisServer.url);
     redis.on('error', () => undefined);
     await waitForRedis(redis);
-    const cache = new LinkCache(
+    let now = 1_000_000;
+    const bus = new CacheBus(
       redis,
       `${testRedisPrefix}${uniqueName('chan')}`,
       createLogger('silent'),
-      {
-        ttlMs: 1,
-      },
     );
+    const cache = new SharedCache<LinkTarget>(bus, {
+      name: 'links',
+      max: 10,
+      ttlMs: 1,
+      staleWhileDisconnected: true,
+      clock: { now: () => now },
+    });
     try {
       await cache.whenLive();
-      const target = {
+      const target: LinkTarget = {
         id: 1,
         url: 'https://example.com/stale',
         expiresAt: null,
         passwordHash: null,
+        direct: true,
       };
-      await cache.resolve('0:stale', async () => target);
+      await cache.get('0:stale', async () => target);
       await redisServer.stop();
       await eventually(async () => !cache.receivingInvalidations, 'the cache sees Redis gone');
-      await new Promise((r) => setTimeout(r, 5));
+      now += 10;
       expect(cache.peek('0:stale')).to.deep.equal(target);
       await redisServer.start();
       await cache.whenLive();

@@ -29,6 +29,7 @@ describe('unit: redirect decision', () => {
     url: 'https://example.com/',
     expiresAt: null,
     passwordHash: null,
+    direct: true,
   };
   const now = Date.UTC(2030, 0, 1);
 

@@ -46,6 +46,17 @@ describe('visit description (pure)', () => {
     expect([c.browser, c.os]).to.deep.equal(['Chrome', 'Windows']);
   });
 
+  it('answers the same for a User-Agent it has parsed before', () => {
+    const first = describeVisit(visit({ userAgent: iphone }));
+    const again = describeVisit(visit({ userAgent: iphone, referrer: 'https://t.co/x' }));
+    expect([again.browser, again.os, again.bot]).to.deep.equal([
+      first.browser,
+      first.os,
+      first.bot,
+    ]);
+    expect(again.social).to.equal('twitter');
+  });
+
   it('flags crawlers, link-preview bots and requests without a User-Agent as bots', () => {
     expect(
       describeVisit(visit({ userAgent: 'Googlebot/2.1 (+http://www.google.com/bot.html)' })).bot,

@@ -11,7 +11,7 @@ declare module 'express-serve-static-core' {
   }
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+export const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /**
  * Request ids and one access-log line per request (method, path, status, duration; never headers,

@@ -1,4 +1,5 @@
 import { isbot } from 'isbot';
+import { LRUCache } from 'lru-cache';
 import { UAParser } from 'ua-parser-js';
 import type { CapturedVisit, DescribedVisit, SocialNetwork } from './visits.types';
 
@@ -33,18 +34,36 @@ export function socialNetworkOf(label: string): SocialNetwork | null {
   return null;
 }
 
+interface Agent {
+  browser: string;
+  os: string;
+  bot: boolean;
+}
+
+/**
+ * Parsed User-Agents. Visitors send a few hundred distinct strings, and parsing one is the
+ * drain's costliest step per visit; parsing is pure, so a plain LRU needs no invalidation.
+ */
+const agents = new LRUCache<string, Agent>({ max: 2_000 });
+
+function parseAgent(ua: string): Agent {
+  let agent = agents.get(ua);
+  if (!agent) {
+    const parsed = ua ? new UAParser(ua).getResult() : undefined;
+    agent = {
+      browser: parsed?.browser.name || UNKNOWN,
+      os: parsed?.os.name || UNKNOWN,
+      // No User-Agent at all is a script, not a person scanning a code.
+      bot: !ua || isbot(ua),
+    };
+    agents.set(ua, agent);
+  }
+  return agent;
+}
+
 /** Derives browser, OS, referrer label, social network and bot flag from a captured visit. */
 export function describeVisit(visit: CapturedVisit): DescribedVisit {
-  const ua = visit.userAgent;
-  const parsed = ua ? new UAParser(ua).getResult() : undefined;
+  const { browser, os, bot } = parseAgent(visit.userAgent);
   const label = referrerLabel(visit.referrer);
-  return {
-    ...visit,
-    browser: parsed?.browser.name || UNKNOWN,
-    os: parsed?.os.name || UNKNOWN,
-    referrerLabel: label,
-    social: socialNetworkOf(label),
-    // No User-Agent at all is a script, not a person scanning a code.
-    bot: !ua || isbot(ua),
-  };
+  return { ...visit, browser, os, referrerLabel: label, social: socialNetworkOf(label), bot };
 }

@@ -1,0 +1,130 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from '../infra/logger';
+import type { RedisKeys } from '../infra/redis-keys';
+
+/** What the bus needs of a cache: drop some keys, or everything. */
+export interface BusMember {
+  readonly name: string;
+  forget(keys: readonly string[]): void;
+  forgetAll(): void;
+}
+
+/**
+ * One Redis pub/sub channel that keeps every process's in-memory caches coherent: a write
+ * publishes the cache name and the keys it changed, and each process drops them. Pub/sub loses
+ * messages while a subscriber is disconnected, so caches serve entries only while the
+ * subscription is live, and everything is dropped when it comes back.
+ */
+export interface Clock {
+  now(): number;
+}
+
+export class CacheBus {
+  private readonly members = new Map<string, BusMember>();
+  private subscriber: Redis | undefined;
+  private liveWaiters: Array<() => void> = [];
+  /** True while invalidations from other processes are being received. */
+  live = false;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly channel: string,
+    private readonly logger: Logger,
+    /** What the caches measure their TTLs on (the system clock unless a test sets one). */
+    readonly clock?: Clock,
+  ) {}
+
+  join(member: BusMember): void {
+    if (this.members.has(member.name)) throw new Error(`cache ${member.name} exists already`);
+    this.members.set(member.name, member);
+  }
+
+  member(name: string): BusMember | undefined {
+    return this.members.get(name);
+  }
+
+  /** Tells every process, this one included, to drop these keys of that cache. */
+  async publish(name: string, keys: readonly string[]): Promise<void> {
+    this.members.get(name)?.forget(keys);
+    if (keys.length === 0) return;
+    try {
+      await this.redis.publish(this.channel, JSON.stringify([name, ...keys]));
+    } catch (err) {
+      // The other processes then see the change when their TTL runs out.
+      this.logger.warn({ err: (err as Error).message, cache: name }, 'invalidation not published');
+    }
+  }
+
+  /** Resolves once invalidations from other processes are being received (tests and bench). */
+  whenLive(): Promise<void> {
+    this.start();
+    if (this.live) return Promise.resolve();
+    return new Promise((resolve) => this.liveWaiters.push(resolve));
+  }
+
+  /** Subscribes on first use, so building the app does no I/O. */
+  start(): void {
+    if (this.subscriber) return;
+    const sub = this.redis.duplicate({
+      enableOfflineQueue: true,
+      maxRetriesPerRequest: null,
+      autoResubscribe: false,
+      lazyConnect: false,
+    });
+    this.subscriber = sub;
+    sub.on('error', (err: Error) =>
+      this.logger.debug({ err: err.message }, 'cache subscriber error'),
+    );
+    sub.on('close', () => {
+      this.live = false;
+    });
+    sub.on('ready', () => {
+      sub.subscribe(this.channel).then(
+        () => {
+          for (const member of this.members.values()) member.forgetAll();
+          this.live = true;
+          for (const resolve of this.liveWaiters.splice(0)) resolve();
+        },
+        (err: Error) => this.logger.warn({ err: err.message }, 'cache subscribe failed'),
+      );
+    });
+    sub.on('message', (channel: string, message: string) => {
+      if (channel === this.channel) this.receive(message);
+    });
+    // The subscriber lives exactly as long as the connection it was duplicated from.
+    this.redis.once('end', () => sub.disconnect());
+  }
+
+  private receive(message: string): void {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(message);
+    } catch {
+      parsed = undefined;
+    }
+    if (!Array.isArray(parsed) || !parsed.every((part) => typeof part === 'string')) {
+      this.logger.warn('malformed cache invalidation ignored');
+      return;
+    }
+    const [name, ...keys] = parsed as string[];
+    if (name !== undefined) this.members.get(name)?.forget(keys);
+  }
+}
+
+const buses = new WeakMap<Redis, CacheBus>();
+
+/** The bus of a process (keyed by its Redis connection, whose lifetime it shares). */
+export function cacheBusFor(deps: {
+  redis: Redis;
+  keys: RedisKeys;
+  logger: Logger;
+  cacheClock?: Clock;
+}): CacheBus {
+  let bus = buses.get(deps.redis);
+  if (!bus) {
+    const channel = deps.keys.key('cache', 'invalidate');
+    bus = new CacheBus(deps.redis, channel, deps.logger, deps.cacheClock);
+    buses.set(deps.redis, bus);
+  }
+  return bus;
+}

@@ -1,0 +1,180 @@
+import { LRUCache } from 'lru-cache';
+import { cacheCounters } from '../metrics/process-metrics';
+import type { BusMember, CacheBus, Clock } from './cache-bus';
+
+export interface SharedCacheOptions<V = unknown> {
+  /** Unique per kind of record: names its invalidations on the bus. */
+  name: string;
+  /** Found records kept, least recently used dropped first. */
+  max: number;
+  ttlMs: number;
+  /**
+   * "No such record" answers kept, in a cache of their own so that a flood of unknown keys
+   * (random aliases, guessed API keys) can never push known records out.
+   */
+  missMax?: number;
+  missTtlMs?: number;
+  /**
+   * While the bus is disconnected no invalidation can arrive anyway: serve what is held, however
+   * old, rather than send every request to MongoDB. Everything is dropped on reconnection.
+   */
+  staleWhileDisconnected?: boolean;
+  /** Whether a loaded record may be kept (a record in a passing state may not); all by default. */
+  keep?: (value: V) => boolean;
+  /** The clock TTLs are measured on; the bus's by default. */
+  clock?: Clock;
+}
+
+/**
+ * The one in-process cache of the service: true LRU with TTL (lru-cache), one load per key however
+ * many requests ask at once, and coherence across processes through the CacheBus. A change is
+ * visible at once in the writing process and within a pub/sub delivery in the others; the TTL is
+ * only the safety net for a lost message.
+ *
+ * Loads are de-duplicated here rather than with lru-cache's `fetch`, because a pending fetch takes
+ * a slot among the found records and an invalidation during it rejects every waiter.
+ */
+export class SharedCache<V extends object> implements BusMember {
+  readonly name: string;
+  /**
+   * Hits and misses of `get`, labelled with the cache's name. `peek` counts nothing, so a caller
+   * that answers from a peek counts its hit itself and a request is never counted twice.
+   */
+  readonly lookups: ReturnType<typeof cacheCounters>;
+  private readonly keep: (value: V) => boolean;
+  private readonly staleWhileDisconnected: boolean;
+  private readonly found: LRUCache<string, V>;
+  private readonly missing: LRUCache<string, true>;
+  private readonly loading = new Map<string, Promise<V | null>>();
+  /** Bumped by every invalidation, so a load that overlapped one is never stored. */
+  private generation = 0;
+
+  constructor(
+    private readonly bus: CacheBus,
+    options: SharedCacheOptions<V>,
+  ) {
+    this.name = options.name;
+    this.lookups = cacheCounters(options.name);
+    this.keep = options.keep ?? (() => true);
+    this.staleWhileDisconnected = options.staleWhileDisconnected ?? false;
+    const clock = options.clock ?? bus.clock;
+    // Expired entries stay until replaced, so they can still be served stale while disconnected.
+    const timing = {
+      noDeleteOnStaleGet: true,
+      ...(clock ? { perf: clock, ttlResolution: 0 } : {}),
+    };
+    this.found = new LRUCache<string, V>({ max: options.max, ttl: options.ttlMs, ...timing });
+    this.missing = new LRUCache<string, true>({
+      max: options.missMax ?? Math.max(1, Math.floor(options.max / 10)),
+      ttl: options.missTtlMs ?? 5_000,
+      ...timing,
+    });
+    bus.join(this);
+  }
+
+  /**
+   * The cached answer without waiting (for the redirect's fast path): the record, null for a
+   * known miss, or undefined when it must be loaded.
+   */
+  peek(key: string): V | null | undefined {
+    if (!this.bus.live) {
+      this.bus.start();
+      if (!this.staleWhileDisconnected) return undefined;
+      const stale = this.found.get(key, { allowStale: true });
+      if (stale !== undefined) return stale;
+      return this.missing.get(key, { allowStale: true }) ? null : undefined;
+    }
+    const hit = this.found.get(key);
+    if (hit !== undefined) return hit;
+    return this.missing.get(key) ? null : undefined;
+  }
+
+  /** The cached record, or loads it once however many requests ask at the same moment. */
+  get(key: string, load: () => Promise<V | null>): Promise<V | null> {
+    const hit = this.peek(key);
+    if (hit !== undefined) {
+      this.lookups.hit.inc();
+      return Promise.resolve(hit);
+    }
+    this.lookups.miss.inc();
+    const pending = this.loading.get(key);
+    if (pending) return pending;
+    const generation = this.generation;
+    const wasLive = this.bus.live;
+    const promise = load().then(
+      (value) => {
+        if (this.loading.get(key) === promise) this.loading.delete(key);
+        // A load that overlapped an invalidation or a reconnect may hold the old record.
+        if (wasLive && this.bus.live && generation === this.generation) this.store(key, value);
+        return value;
+      },
+      (err: unknown) => {
+        if (this.loading.get(key) === promise) this.loading.delete(key);
+        throw err;
+      },
+    );
+    this.loading.set(key, promise);
+    return promise;
+  }
+
+  /** Drops the keys in every process (this one at once). */
+  invalidate(keys: readonly string[]): Promise<void> {
+    return this.bus.publish(this.name, keys);
+  }
+
+  forget(keys: readonly string[]): void {
+    this.generation += 1;
+    for (const key of keys) {
+      this.found.delete(key);
+      this.missing.delete(key);
+      this.loading.delete(key);
+    }
+  }
+
+  forgetAll(): void {
+    this.generation += 1;
+    this.found.clear();
+    this.missing.clear();
+    this.loading.clear();
+  }
+
+  /** False while the bus is disconnected from Redis. */
+  get receivingInvalidations(): boolean {
+    return this.bus.live;
+  }
+
+  /** Resolves once invalidations from other processes are being received. */
+  whenLive(): Promise<void> {
+    return this.bus.whenLive();
+  }
+
+  /** Found and missing records held now. */
+  get size(): { found: number; missing: number } {
+    return { found: this.found.size, missing: this.missing.size };
+  }
+
+  private store(key: string, value: V | null): void {
+    if (value === null) {
+      this.found.delete(key);
+      this.missing.set(key, true);
+    } else if (this.keep(value)) {
+      this.missing.delete(key);
+      this.found.set(key, value);
+    }
+  }
+}
+
+/** What a service needs of a cache to keep it coherent after a write. */
+export interface Invalidator {
+  invalidate(keys: readonly string[]): Promise<void>;
+}
+
+/** The bus's cache of that name, made with these options on first use. */
+export function sharedCache<V extends object>(
+  bus: CacheBus,
+  options: SharedCacheOptions<V>,
+): SharedCache<V> {
+  return (
+    (bus.member(options.name) as SharedCache<V> | undefined) ?? new SharedCache<V>(bus, options)
+  );
+}

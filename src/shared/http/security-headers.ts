@@ -1,0 +1,39 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+type Middleware = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: (err?: unknown) => void,
+) => void;
+
+/**
+ * The headers a header-only middleware (helmet) sets, worked out once, as a flat
+ * `[name, value, ...]` list for `writeHead`: a response sent before the middleware chain carries
+ * exactly the same security headers without running it per request.
+ */
+export function precomputeHeaders(middleware: Middleware): string[] {
+  const headers = new Map<string, [string, string]>();
+  const recorder = {
+    setHeader(name: string, value: unknown) {
+      headers.set(name.toLowerCase(), [name, String(value)]);
+      return recorder;
+    },
+    removeHeader(name: string) {
+      headers.delete(name.toLowerCase());
+    },
+    getHeader(name: string) {
+      return headers.get(name.toLowerCase())?.[1];
+    },
+  };
+  let passed = false;
+  middleware(
+    { headers: {}, method: 'GET', url: '/' } as IncomingMessage,
+    recorder as unknown as ServerResponse,
+    (err) => {
+      if (err) throw err;
+      passed = true;
+    },
+  );
+  if (!passed) throw new Error('the middleware did not pass the request on synchronously');
+  return [...headers.values()].flat();
+}

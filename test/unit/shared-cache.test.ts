@@ -1,0 +1,203 @@
+import { expect } from 'chai';
+import { Redis } from 'ioredis';
+import { CacheBus } from '../../src/shared/cache/cache-bus';
+import { SharedCache, type SharedCacheOptions } from '../../src/shared/cache/shared-cache';
+import { createLogger } from '../../src/shared/infra/logger';
+import { createRedis, waitForRedis } from '../../src/shared/infra/redis';
+import { testRedisPrefix } from '../support/environment';
+import { eventually } from '../support/links';
+import { uniqueName } from '../support/users';
+
+const logger = createLogger('silent');
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+interface Rec {
+  url: string;
+}
+
+/** A loader that counts its calls and answers from a table (absent keys: null). */
+function table(entries: Record<string, string>) {
+  const calls: string[] = [];
+  const load = (key: string) => async (): Promise<Rec | null> => {
+    calls.push(key);
+    const url = entries[key];
+    return url === undefined ? null : { url };
+  };
+  return { calls, load, entries };
+}
+
+describe('unit: shared cache', () => {
+  const connections: Redis[] = [];
+  let channel: string;
+
+  async function connect(): Promise<Redis> {
+    const redis = createRedis(REDIS_URL);
+    connections.push(redis);
+    await waitForRedis(redis);
+    return redis;
+  }
+
+  /** A cache on a bus of its own connection, as another process would have. */
+  async function process_(options: Partial<SharedCacheOptions<Rec>> = {}) {
+    const bus = new CacheBus(await connect(), channel, logger);
+    const cache = new SharedCache<Rec>(bus, {
+      name: 'things',
+      max: 100,
+      ttlMs: 60_000,
+      ...options,
+    });
+    await cache.whenLive();
+    return cache;
+  }
+
+  beforeEach(() => {
+    channel = `${testRedisPrefix}${uniqueName('cache')}`;
+  });
+  afterEach(() => {
+    for (const redis of connections.splice(0)) redis.disconnect();
+  });
+
+  it('loads a record once and then answers from memory', async () => {
+    const cache = await process_();
+    const { calls, load } = table({ a: 'https://a.example/' });
+    for (let i = 0; i < 5; i += 1)
+      expect(await cache.get('a', load('a'))).to.deep.equal({ url: 'https://a.example/' });
+    expect(calls).to.deep.equal(['a']);
+    expect(cache.peek('a')).to.deep.equal({ url: 'https://a.example/' });
+  });
+
+  it('shares one load between requests that ask at the same moment', async () => {
+    const cache = await process_();
+    const { calls, load } = table({ a: 'https://a.example/' });
+    await Promise.all(Array.from({ length: 10 }, () => cache.get('a', load('a'))));
+    expect(calls).to.deep.equal(['a']);
+  });
+
+  it('remembers a miss, and peek tells a known miss (null) from an unknown key (undefined)', async () => {
+    const cache = await process_();
+    const { calls, load } = table({});
+    expect(cache.peek('none')).to.equal(undefined);
+    expect(await cache.get('none', load('none'))).to.equal(null);
+    expect(await cache.get('none', load('none'))).to.equal(null);
+    expect(cache.peek('none')).to.equal(null);
+    expect(calls).to.deep.equal(['none']);
+  });
+
+  it('loads again once the TTL has passed, misses on their own shorter TTL', async () => {
+    let now = 1_000_000;
+    const cache = await process_({ ttlMs: 1_000, missTtlMs: 100, clock: { now: () => now } });
+    const { calls, load } = table({ a: 'https://a.example/' });
+    await cache.get('a', load('a'));
+    await cache.get('none', load('none'));
+    now += 150;
+    await cache.get('a', load('a'));
+    await cache.get('none', load('none'));
+    expect(calls).to.deep.equal(['a', 'none', 'none']);
+    now += 1_000;
+    await cache.get('a', load('a'));
+    expect(calls).to.deep.equal(['a', 'none', 'none', 'a']);
+  });
+
+  it('does not keep a record its keep rule refuses, and loads it again next time', async () => {
+    const cache = await process_({ keep: (rec) => !rec.url.startsWith('pending') });
+    const { calls, load, entries } = table({ a: 'pending:1' });
+    await cache.get('a', load('a'));
+    await cache.get('a', load('a'));
+    entries.a = 'ready';
+    await cache.get('a', load('a'));
+    await cache.get('a', load('a'));
+    expect(calls).to.deep.equal(['a', 'a', 'a']);
+  });
+
+  it('drops the least recently used record when full', async () => {
+    const cache = await process_({ max: 2 });
+    const { calls, load } = table({ a: 'A', b: 'B', c: 'C' });
+    await cache.get('a', load('a'));
+    await cache.get('b', load('b'));
+    await cache.get('a', load('a'));
+    await cache.get('c', load('c'));
+    expect(cache.peek('a')).to.deep.equal({ url: 'A' });
+    expect(cache.peek('b')).to.equal(undefined);
+    expect(calls).to.deep.equal(['a', 'b', 'c']);
+  });
+
+  it('keeps its known records through a flood of unknown keys', async () => {
+    const cache = await process_({ max: 10, missMax: 50 });
+    const { calls, load } = table({ popular: 'https://popular.example/' });
+    await cache.get('popular', load('popular'));
+    for (let i = 0; i < 2_000; i += 1) await cache.get(`random${i}`, load(`random${i}`));
+    expect(cache.size).to.deep.equal({ found: 1, missing: 50 });
+    expect(await cache.get('popular', load('popular'))).to.deep.equal({
+      url: 'https://popular.example/',
+    });
+    expect(calls.filter((k) => k === 'popular')).to.have.length(1);
+  });
+
+  it('drops a key in every process when one of them invalidates it', async () => {
+    const here = await process_();
+    const there = await process_();
+    const records = table({ a: 'https://old.example/' });
+    expect(await here.get('a', records.load('a'))).to.deep.equal({ url: 'https://old.example/' });
+    expect(await there.get('a', records.load('a'))).to.deep.equal({ url: 'https://old.example/' });
+    records.entries.a = 'https://new.example/';
+    await there.invalidate(['a']);
+    expect(there.peek('a')).to.equal(undefined);
+    await eventually(async () => here.peek('a') === undefined, 'the invalidation arrives');
+    expect(await here.get('a', records.load('a'))).to.deep.equal({ url: 'https://new.example/' });
+  });
+
+  it('ignores invalidations of another cache name', async () => {
+    const here = await process_();
+    const bus = new CacheBus(await connect(), channel, logger);
+    const other = new SharedCache<Rec>(bus, { name: 'others', max: 10, ttlMs: 60_000 });
+    await other.whenLive();
+    const { load } = table({ a: 'A', marker: 'M' });
+    await here.get('a', load('a'));
+    await here.get('marker', load('marker'));
+    await other.invalidate(['a']);
+    // Messages from one connection arrive in order: once the marker is gone, `a` was ignored.
+    await bus.publish('things', ['marker']);
+    await eventually(async () => here.peek('marker') === undefined, 'delivery');
+    expect(here.peek('a')).to.deep.equal({ url: 'A' });
+  });
+
+  it('does not store a load that overlapped an invalidation', async () => {
+    const cache = await process_();
+    let release: () => void = () => undefined;
+    const slow = () =>
+      new Promise<Rec>((resolve) => {
+        release = () => resolve({ url: 'https://stale.example/' });
+      });
+    const pending = cache.get('a', slow);
+    await cache.invalidate(['a']);
+    release();
+    expect(await pending).to.deep.equal({ url: 'https://stale.example/' });
+    const { calls, load } = table({ a: 'https://fresh.example/' });
+    expect(await cache.get('a', load('a'))).to.deep.equal({ url: 'https://fresh.example/' });
+    expect(calls).to.deep.equal(['a']);
+  });
+
+  it('does not keep a failed load, so the next request tries again', async () => {
+    const cache = await process_();
+    const failing = () => Promise.reject(new Error('database down'));
+    let error: unknown;
+    await cache.get('a', failing).catch((err: unknown) => (error = err));
+    expect((error as Error).message).to.equal('database down');
+    const { calls, load } = table({ a: 'A' });
+    expect(await cache.get('a', load('a'))).to.deep.equal({ url: 'A' });
+    expect(calls).to.deep.equal(['a']);
+  });
+
+  it('never serves from memory before its subscription is live', async () => {
+    const bus = new CacheBus(await connect(), channel, logger);
+    const cache = new SharedCache<Rec>(bus, { name: 'things', max: 10, ttlMs: 60_000 });
+    const { calls, load } = table({ a: 'A' });
+    // The first call starts the subscriber; it cannot be live within the same tick.
+    await cache.get('a', load('a'));
+    expect(cache.size).to.deep.equal({ found: 0, missing: 0 });
+    await cache.whenLive();
+    await cache.get('a', load('a'));
+    await cache.get('a', load('a'));
+    expect(calls).to.deep.equal(['a', 'a']);
+  });
+});
