@@ -16,6 +16,7 @@ import { qrCodesRouter } from './qr-codes/qr-codes.routes';
 import { qrPublicRouter } from './qr-codes/qr-public.routes';
 import { publicNotFound } from './shared/http/public-context';
 import { splashRouter } from './splash/splash.routes';
+import { statsRouter } from './stats/stats.routes';
 
 /** Every resource's API router, mounted under /api behind auth and the rate limiter. */
 export function apiRoutes(deps: AppDeps): Router {
@@ -24,6 +25,7 @@ export function apiRoutes(deps: AppDeps): Router {
   api.use(domainsRouter(deps), pixelsRouter(), overlaysRouter(), splashRouter());
   api.use(linksRouter(deps), campaignsRouter(deps), channelsRouter(deps), bioRouter(deps));
   api.use(qrCodesRouter(deps));
+  api.use(statsRouter(deps));
   return api;
 }
 

@@ -1,6 +1,7 @@
 import type { AnyBulkWriteOperation } from 'mongoose';
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '../infra/redis-keys';
+import { writeRollups } from '../../stats/stats-rollup';
 import { describeVisit } from './visit-describe';
 import { VisitBucket, VisitCount, VisitTotal } from './visit.model';
 import { uniqueVisitorsKey } from './visit-stream';
@@ -11,6 +12,9 @@ export interface QueuedVisit {
   entryId: string;
   visit: CapturedVisit;
 }
+
+/** Told of every applied batch (the `clicks` webhook); must not throw. */
+export type VisitBatchHook = (visits: DescribedVisit[]) => Promise<void>;
 
 /** Entry ids among `ids` that an earlier delivery already stored. */
 async function alreadyStored(ids: string[]): Promise<Set<string>> {
@@ -68,7 +72,7 @@ export async function applyVisits(
   batch: QueuedVisit[],
   redis: Redis,
   keys: RedisKeys,
-  options: { mayBeRedelivered?: boolean } = {},
+  options: { mayBeRedelivered?: boolean; onApplied?: VisitBatchHook } = {},
 ): Promise<number> {
   if (batch.length === 0) return 0;
   const seen = options.mayBeRedelivered
@@ -122,5 +126,8 @@ export async function applyVisits(
     // Uniques live in Redis; when it is down they are the one figure that may come out low.
     await pipeline.exec().catch(() => undefined);
   }
+  const visits = described.map((d) => d.visit);
+  await writeRollups(visits, redis, keys);
+  await options.onApplied?.(visits);
   return described.length;
 }

@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { RedisKeys } from '../infra/redis-keys';
-import { applyVisits, type QueuedVisit } from './visit-apply';
+import { applyVisits, type QueuedVisit, type VisitBatchHook } from './visit-apply';
 import { decodeVisit, DRAINER_GROUP, visitStreamKey } from './visit-stream';
 
 type StreamEntries = Array<[id: string, fields: string[]]>;
@@ -17,6 +17,7 @@ export interface VisitDrainerOptions {
   blockMs?: number;
   /** Entries another drainer took but did not acknowledge for this long are taken over. */
   claimIdleMs?: number;
+  onApplied?: VisitBatchHook;
 }
 
 /**
@@ -143,7 +144,10 @@ export class VisitDrainer {
       if (visit) batch.push({ entryId, visit });
       else logger.warn({ entryId }, 'dropping malformed visit entry');
     }
-    const stored = await applyVisits(batch, redis, keys, { mayBeRedelivered: claimed });
+    const stored = await applyVisits(batch, redis, keys, {
+      mayBeRedelivered: claimed,
+      onApplied: this.options.onApplied,
+    });
     const ids = entries.map(([id]) => id);
     await redis
       .multi()
