@@ -8,6 +8,7 @@ import { channelsRouter } from './channels/channels.routes';
 import type { AppDeps } from './deps';
 import { domainHost } from './domains/domain-host.middleware';
 import { domainsRouter } from './domains/domains.routes';
+import { exportsRouter } from './exports/exports.routes';
 import { linksRouter } from './links/links.routes';
 import { redirectRouter } from './links/redirect.routes';
 import { overlaysRouter } from './overlays/overlays.routes';
@@ -25,7 +26,7 @@ export function apiRoutes(deps: AppDeps): Router {
   api.use(domainsRouter(deps), pixelsRouter(), overlaysRouter(), splashRouter());
   api.use(linksRouter(deps), campaignsRouter(deps), channelsRouter(deps), bioRouter(deps));
   api.use(qrCodesRouter(deps));
-  api.use(statsRouter(deps));
+  api.use(statsRouter(deps), exportsRouter(deps));
   return api;
 }
 

@@ -30,7 +30,8 @@ const DEFAULT_SPAN: Record<Interval, Record<string, number>> = {
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
-function parseTime(name: 'from' | 'to', value: string, tz: string): DateTime {
+/** A `from` or `to` parameter; a date-only `to` means the end of that day (exclusive bound). */
+export function parseTime(name: 'from' | 'to', value: string, tz: string): DateTime {
   const time = DateTime.fromISO(value, { zone: tz });
   if (!time.isValid) {
     throw validation(`${name} must be a date (YYYY-MM-DD) or an ISO 8601 date-time`);
