@@ -29,6 +29,14 @@ export interface Config {
   readonly qrConcurrency: number;
   /** Where `npm start` leaves the embedded engine's address for the CLI. */
   readonly runtimeDir: string;
+  /** Unset: raw visits are kept forever. Rollups (the time series) are never deleted. */
+  readonly visitRetentionDays: number | undefined;
+  /** AES-256-GCM key for webhook secrets at rest; unset: webhooks cannot be added. */
+  readonly webhookSecretKey: Buffer | undefined;
+  readonly webhookAllowPrivate: boolean;
+  /** First retry delay of a failed webhook delivery; each next one doubles it. */
+  readonly webhookRetryDelayMs: number;
+  readonly webhookAttempts: number;
 }
 
 const planMap = Joi.object().pattern(
@@ -70,6 +78,13 @@ const schema = Joi.object({
   LOGO_ALLOW_PRIVATE: Joi.string().valid('0', '1', 'true', 'false').default('0'),
   QR_CONCURRENCY: Joi.number().integer().min(1).max(64).default(4),
   RUNTIME_DIR: Joi.string().default('./data'),
+  VISIT_RETENTION_DAYS: Joi.number().integer().min(1).max(36_500),
+  WEBHOOK_SECRET_KEY: Joi.string()
+    .pattern(/^[0-9a-fA-F]{64}$/)
+    .messages({ 'string.pattern.base': 'WEBHOOK_SECRET_KEY must be 64 hex characters (32 bytes)' }),
+  WEBHOOK_ALLOW_PRIVATE: Joi.string().valid('0', '1', 'true', 'false').default('0'),
+  WEBHOOK_RETRY_DELAY_MS: Joi.number().integer().min(1).default(30_000),
+  WEBHOOK_ATTEMPTS: Joi.number().integer().min(1).max(30).default(10),
 }).unknown(true);
 
 export class ConfigError extends Error {
@@ -123,6 +138,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     LOGO_ALLOW_PRIVATE: string;
     QR_CONCURRENCY: number;
     RUNTIME_DIR: string;
+    VISIT_RETENTION_DAYS?: number;
+    WEBHOOK_SECRET_KEY?: string;
+    WEBHOOK_ALLOW_PRIVATE: string;
+    WEBHOOK_RETRY_DELAY_MS: number;
+    WEBHOOK_ATTEMPTS: number;
   };
   const publicUrl = (v.PUBLIC_URL ?? `http://localhost:${v.PORT}`).replace(/\/+$/, '');
   return Object.freeze({
@@ -153,6 +173,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logoAllowPrivate: v.LOGO_ALLOW_PRIVATE === '1' || v.LOGO_ALLOW_PRIVATE === 'true',
     qrConcurrency: v.QR_CONCURRENCY,
     runtimeDir: v.RUNTIME_DIR,
+    visitRetentionDays: v.VISIT_RETENTION_DAYS,
+    webhookSecretKey: v.WEBHOOK_SECRET_KEY ? Buffer.from(v.WEBHOOK_SECRET_KEY, 'hex') : undefined,
+    webhookAllowPrivate: v.WEBHOOK_ALLOW_PRIVATE === '1' || v.WEBHOOK_ALLOW_PRIVATE === 'true',
+    webhookRetryDelayMs: v.WEBHOOK_RETRY_DELAY_MS,
+    webhookAttempts: v.WEBHOOK_ATTEMPTS,
   });
 }
 

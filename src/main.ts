@@ -9,6 +9,7 @@ import { createQrRenderQueue } from './qr-codes/qr-codes.jobs';
 import { listen } from './server';
 import { createVisits } from './shared/visits/visit-recorder';
 import { loadVisitorSalt } from './shared/visits/visit-salt';
+import { createWebhookEvents } from './webhooks/webhooks.jobs';
 
 /** The API process: config -> connections -> app -> listen -> graceful shutdown. */
 export async function main(): Promise<void> {
@@ -23,13 +24,21 @@ export async function main(): Promise<void> {
   const salt = await loadVisitorSalt(config.visitorSalt);
   const visits = createVisits({ redis, keys, logger, salt, countryHeader: config.countryHeader });
   const qrQueue = createQrRenderQueue({ connection: redis, keys, logger });
-  const app = createApp({ config, logger, redis, keys, visits, qrQueue });
+  const webhooks = createWebhookEvents({
+    connection: redis,
+    keys,
+    logger,
+    retryDelayMs: config.webhookRetryDelayMs,
+    attempts: config.webhookAttempts,
+  });
+  const app = createApp({ config, logger, redis, keys, visits, qrQueue, webhooks });
   const server = await listen(app, config.port);
   logger.info({ port: server.port, publicUrl: config.publicUrl }, 'linkqr API listening');
 
   onShutdown(logger, config.shutdownTimeoutMs, [
     () => server.close(),
     () => qrQueue.close(),
+    () => webhooks.close(),
     () => redis.quit(),
     () => database.close(),
   ]);

@@ -18,6 +18,7 @@ import { qrPublicRouter } from './qr-codes/qr-public.routes';
 import { publicNotFound } from './shared/http/public-context';
 import { splashRouter } from './splash/splash.routes';
 import { statsRouter } from './stats/stats.routes';
+import { webhooksRouter } from './webhooks/webhooks.routes';
 
 /** Every resource's API router, mounted under /api behind auth and the rate limiter. */
 export function apiRoutes(deps: AppDeps): Router {
@@ -26,7 +27,7 @@ export function apiRoutes(deps: AppDeps): Router {
   api.use(domainsRouter(deps), pixelsRouter(), overlaysRouter(), splashRouter());
   api.use(linksRouter(deps), campaignsRouter(deps), channelsRouter(deps), bioRouter(deps));
   api.use(qrCodesRouter(deps));
-  api.use(statsRouter(deps), exportsRouter(deps));
+  api.use(statsRouter(deps), exportsRouter(deps), webhooksRouter(deps));
   return api;
 }
 

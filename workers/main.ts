@@ -5,7 +5,11 @@ import { createWorkerRedis } from '../src/shared/infra/redis';
 import { RedisKeys } from '../src/shared/infra/redis-keys';
 import { onShutdown } from '../src/shared/infra/shutdown';
 import { VisitDrainer } from '../src/shared/visits/visit-drainer';
+import { clicksWebhookHook } from '../src/webhooks/webhook-clicks';
+import { createWebhookEvents } from '../src/webhooks/webhooks.jobs';
 import { startQrRenderWorker } from './qr-render/qr-render.worker';
+import { startRetention } from './retention';
+import { startWebhookWorker } from './webhooks/webhook-delivery.worker';
 
 /** The worker process: config -> connections -> workers -> graceful shutdown. */
 async function main(): Promise<void> {
@@ -15,14 +19,35 @@ async function main(): Promise<void> {
   const redis = createWorkerRedis(config.redisUrl);
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
   const keys = new RedisKeys(config.redisPrefix);
-  const drainer = new VisitDrainer({ redis, keys, logger });
+  // Events are queued on a connection of their own: the drainer blocks on `redis`.
+  const eventsRedis = createWorkerRedis(config.redisUrl);
+  eventsRedis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+  const events = createWebhookEvents({
+    connection: eventsRedis,
+    keys,
+    logger,
+    retryDelayMs: config.webhookRetryDelayMs,
+    attempts: config.webhookAttempts,
+  });
+  const drainer = new VisitDrainer({
+    redis,
+    keys,
+    logger,
+    onApplied: clicksWebhookHook(events, logger),
+  });
   drainer.start();
-  // The render worker opens its own connections: the drainer blocks on this one.
-  const qrWorker = startQrRenderWorker({ config, logger, keys });
+  // The render and webhook workers open their own connections.
+  const qrWorker = startQrRenderWorker({ config, logger, keys, events });
+  const webhookWorker = startWebhookWorker({ config, logger, keys });
+  const retention = startRetention({ visitRetentionDays: config.visitRetentionDays, logger });
   logger.info('linkqr worker started');
   onShutdown(logger, config.shutdownTimeoutMs, [
     () => qrWorker.close(),
+    () => webhookWorker.close(),
     () => drainer.stop(),
+    async () => retention.stop(),
+    () => events.close(),
+    () => eventsRedis.quit(),
     () => redis.quit(),
     () => database.close(),
   ]);

@@ -15,6 +15,7 @@ import {
 } from './links.schemas';
 import { createLink, deleteLink, getLink, listLinks, updateLink } from './links.service';
 import { shortUrlOf } from './short-url';
+import { linkEventData } from '../webhooks/webhook-payloads';
 
 export function linksRouter(deps: AppDeps): Router {
   const { publicUrl } = deps.config;
@@ -40,6 +41,7 @@ export function linksRouter(deps: AppDeps): Router {
 
   router.post('/url/add', validate({ body: linkCreateSchema }), async (req, res) => {
     const { link, origins } = await createLink(currentUser(req).id, req.body as LinkCreate, cache);
+    await deps.webhooks?.emit(link.userId, 'link.created', linkEventData(link, origins, publicUrl));
     sendCreated(res, { id: link.id, shorturl: shortUrlOf(link, origins, publicUrl) });
   });
 
@@ -47,13 +49,18 @@ export function linksRouter(deps: AppDeps): Router {
     '/url/:id/update',
     validate({ params: idParams, body: linkUpdateSchema }),
     async (req, res) => {
-      await updateLink(currentUser(req).id, Number(req.params.id), req.body as LinkUpdate, cache);
+      const userId = currentUser(req).id;
+      await updateLink(userId, Number(req.params.id), req.body as LinkUpdate, cache);
+      const { link, origins } = await getLink(userId, Number(req.params.id));
+      await deps.webhooks?.emit(userId, 'link.updated', linkEventData(link, origins, publicUrl));
       sendMessage(res, 'Link has been successfully updated.');
     },
   );
 
   router.delete('/url/:id/delete', validate({ params: idParams }), async (req, res) => {
-    await deleteLink(currentUser(req).id, Number(req.params.id), cache, deps.visits);
+    const userId = currentUser(req).id;
+    await deleteLink(userId, Number(req.params.id), cache, deps.visits);
+    await deps.webhooks?.emit(userId, 'link.deleted', { id: Number(req.params.id) });
     sendMessage(res, 'Link has been successfully deleted.');
   });
 

@@ -14,11 +14,14 @@ import {
 } from '../../src/qr-codes/qr-codes.jobs';
 import { createQrRenderProcessor, type QrRenderOutcome } from './qr-render.processor';
 import { createRenderPool } from './render-pool';
+import type { WebhookEvents } from '../../src/webhooks/webhooks.jobs';
 
 export interface QrRenderWorkerDeps {
   config: Config;
   logger: Logger;
   keys: RedisKeys;
+  /** Tells the owner's webhooks `qr.ready` / `qr.failed`; absent: no events. */
+  events?: WebhookEvents;
 }
 
 export interface QrRenderWorkerOptions {
@@ -82,6 +85,7 @@ export function startQrRenderWorker(
     pool,
     logo: { logoDir: config.logoDir, allowPrivate: config.logoAllowPrivate },
     logger,
+    events: deps.events,
   });
   const worker = new Worker<QrRenderJob, QrRenderOutcome>(QR_RENDER_QUEUE, processor, {
     connection,
