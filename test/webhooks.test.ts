@@ -96,7 +96,7 @@ describe('webhooks', () => {
     expect(retry?.body).to.equal(first?.body);
     const body = JSON.parse(first?.body ?? '') as { event: string; created: string; data: unknown };
     expect(body.event).to.equal('link.created');
-    expect(Date.parse(body.created)).to.be.a('number').and.not.NaN;
+    expect(new Date(body.created).toISOString()).to.equal(body.created);
     expect(body.data).to.include({
       id: link.id,
       shorturl: link.shorturl,
