@@ -150,7 +150,7 @@ describe('exports', () => {
       });
       const reversed = await api.get(`/api/url/${link.id}/visits?from=2024-02-01&to=2024-01-01`);
       expect(reversed.status).to.equal(422);
-      expect(reversed.body).to.deep.equal({ error: 1, message: 'from must not be after to' });
+      expect(reversed.body).to.deep.equal({ error: 1, message: 'from must be before to' });
     });
   });
 });

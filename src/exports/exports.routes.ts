@@ -31,7 +31,7 @@ export function exportsRouter(deps: AppDeps): Router {
   const visits = (target: VisitTarget, query: VisitsExportQuery, res: Response) => {
     const from = query.from ? parseTime('from', query.from, 'UTC').toJSDate() : undefined;
     const to = query.to ? parseTime('to', query.to, 'UTC').toJSDate() : undefined;
-    if (from && to && from > to) throw validation('from must not be after to');
+    if (from && to && from >= to) throw validation('from must be before to');
     const filename = `linkqr-${target.kind}-${target.id}-visits`;
     return sendExport(
       res,

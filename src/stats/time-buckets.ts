@@ -51,7 +51,7 @@ export function bucketRange(input: RangeInput, now = new Date()): BucketRange {
   const from = input.from
     ? parseTime('from', input.from, tz)
     : to.minus(DEFAULT_SPAN[interval]).startOf(interval, { useLocaleWeeks: false });
-  if (from > to) throw validation('from must not be after to');
+  if (from >= to) throw validation('from must be before to');
   const starts: number[] = [];
   for (
     let start = from.startOf(interval, { useLocaleWeeks: false });
