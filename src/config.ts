@@ -78,9 +78,10 @@ const schema = Joi.object({
   LOGO_ALLOW_PRIVATE: Joi.string().valid('0', '1', 'true', 'false').default('0'),
   QR_CONCURRENCY: Joi.number().integer().min(1).max(64).default(4),
   RUNTIME_DIR: Joi.string().default('./data'),
-  VISIT_RETENTION_DAYS: Joi.number().integer().min(1).max(36_500),
+  VISIT_RETENTION_DAYS: Joi.number().integer().min(1).max(36_500).empty(''),
   WEBHOOK_SECRET_KEY: Joi.string()
     .pattern(/^[0-9a-fA-F]{64}$/)
+    .empty('')
     .messages({ 'string.pattern.base': 'WEBHOOK_SECRET_KEY must be 64 hex characters (32 bytes)' }),
   WEBHOOK_ALLOW_PRIVATE: Joi.string().valid('0', '1', 'true', 'false').default('0'),
   WEBHOOK_RETRY_DELAY_MS: Joi.number().integer().min(1).default(30_000),
