@@ -3,6 +3,7 @@ import { Webhook } from '../src/webhooks/webhook.model';
 import { clicksWebhookHook } from '../src/webhooks/webhook-clicks';
 import { createWorkerRedis } from '../src/shared/infra/redis';
 import { VisitDrainer } from '../src/shared/visits/visit-drainer';
+import { startQrRenderWorker } from '../workers/qr-render/qr-render.worker';
 import {
   startWebhookWorker,
   type WebhookWorker,
@@ -174,6 +175,28 @@ describe('webhooks', () => {
     expect(body.event).to.equal('clicks');
     const byId = Object.fromEntries(body.data.clicks.map((c) => [c.id, [c.type, c.clicks]]));
     expect(byId).to.deep.equal({ [one.id]: ['link', 2], [two.id]: ['link', 1] });
+  });
+
+  it('delivers qr.ready once the worker has rendered a code', async () => {
+    const { api, hook } = await subscriber(['qr.ready', 'qr.failed']);
+    const renderer = startQrRenderWorker({
+      config: app.config,
+      logger: app.deps.logger,
+      keys: app.deps.keys,
+      events: app.deps.webhooks,
+    });
+    try {
+      const qr = await api.post<{ id: number }>('/api/qr/add', { type: 'text', data: 'hello' });
+      expect(qr.status, qr.text).to.equal(200);
+      await eventually(async () => receiver.received.length >= 1, 'qr.ready arrives', 15_000);
+      const [got] = receiver.received;
+      verifySignature(got?.headers['linkqr-signature'] as string, got?.body ?? '', hook.secret);
+      const body = JSON.parse(got?.body ?? '') as { event: string; data: { id: number } };
+      expect(body.event).to.equal('qr.ready');
+      expect(body.data.id).to.equal(qr.body.id);
+    } finally {
+      await renderer.close();
+    }
   });
 
   it('disables a webhook that has kept failing for 3 days, and shows why', async () => {

@@ -15,7 +15,6 @@ import {
 } from './links.schemas';
 import { createLink, deleteLink, getLink, listLinks, updateLink } from './links.service';
 import { shortUrlOf } from './short-url';
-import { linkEventData } from '../webhooks/webhook-payloads';
 
 export function linksRouter(deps: AppDeps): Router {
   const { publicUrl } = deps.config;
@@ -41,7 +40,8 @@ export function linksRouter(deps: AppDeps): Router {
 
   router.post('/url/add', validate({ body: linkCreateSchema }), async (req, res) => {
     const { link, origins } = await createLink(currentUser(req).id, req.body as LinkCreate, cache);
-    await deps.webhooks?.emit(link.userId, 'link.created', linkEventData(link, origins, publicUrl));
+    const data = presentLink(link, origins, publicUrl, 0);
+    await deps.webhooks?.emit(link.userId, 'link.created', data);
     sendCreated(res, { id: link.id, shorturl: shortUrlOf(link, origins, publicUrl) });
   });
 
@@ -52,7 +52,9 @@ export function linksRouter(deps: AppDeps): Router {
       const userId = currentUser(req).id;
       await updateLink(userId, Number(req.params.id), req.body as LinkUpdate, cache);
       const { link, origins } = await getLink(userId, Number(req.params.id));
-      await deps.webhooks?.emit(userId, 'link.updated', linkEventData(link, origins, publicUrl));
+      const clicks = await deps.visits.getClickCounts('link', [link.id]);
+      const data = presentLink(link, origins, publicUrl, clicks.get(link.id) ?? 0);
+      await deps.webhooks?.emit(userId, 'link.updated', data);
       sendMessage(res, 'Link has been successfully updated.');
     },
   );
