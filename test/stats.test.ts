@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { VisitHour, VisitHourLabel } from '../src/stats/stats.model';
 import { startTestApp, type TestApp } from './support/app-harness';
 import { client } from './support/http';
 import { createLink, visit } from './support/links';
@@ -159,6 +160,20 @@ describe('statistics over time', () => {
     expect(res.body.data.totals.clicks).to.equal(4);
     const qrSeries = await api.get<SeriesBody>(`/api/qr/${qr.body.id}/stats?${range}`);
     expect(qrSeries.body.data.series.map((p) => p.clicks)).to.deep.equal([1, 0]);
+  });
+
+  it('forgets the rollups and sketches of a deleted link', async () => {
+    const { api, link } = await newLink();
+    await applyPastVisits(app, { kind: 'link', id: link.id }, [{ at: '2024-02-01T10:00:00Z' }]);
+    const target = `link:${link.id}`;
+    expect(await VisitHour.countDocuments({ target })).to.equal(1);
+    const sketch = app.deps.keys.key('visits', 'day', `${target}|2024-02-01`);
+    expect(await app.deps.redis.exists(sketch)).to.equal(1);
+
+    await api.delete(`/api/url/${link.id}/delete`);
+    expect(await VisitHour.countDocuments({ target })).to.equal(0);
+    expect(await VisitHourLabel.countDocuments({ target })).to.equal(0);
+    expect(await app.deps.redis.exists(sketch)).to.equal(0);
   });
 
   it("answers 404 for another user's link or QR code, as for a missing one", async () => {
