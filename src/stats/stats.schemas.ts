@@ -7,7 +7,7 @@ export interface StatsQuery extends RangeInput {
   by?: Dimension;
 }
 
-const statsQuerySchema = Joi.object<StatsQuery>({
+export const statsQuerySchema = Joi.object<StatsQuery>({
   interval: Joi.string()
     .valid(...INTERVALS)
     .default('day'),

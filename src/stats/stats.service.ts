@@ -52,7 +52,8 @@ async function pfcounts(
   groups.forEach((g) => {
     if (g.length) pipeline.pfcount(...g.map((s) => dailySketchKey(keys, s)));
   });
-  const replies = asked.some(Boolean) ? ((await pipeline.exec()) ?? []) : [];
+  // Sketches live in Redis; without it uniques come out as 0 while clicks stay exact.
+  const replies = asked.some(Boolean) ? ((await pipeline.exec().catch(() => null)) ?? []) : [];
   let next = 0;
   return groups.map((_, i) => {
     if (!asked[i]) return 0;

@@ -38,7 +38,13 @@ interface Attempt {
 async function attempt(hook: WebhookRecord, job: Job<WebhookJob>, deps: WebhookDeliveryDeps) {
   const { event, created, data } = job.data;
   const body = JSON.stringify({ event, created, data });
-  const secret = decryptSecret(hook.secret, deps.secretKey as Buffer);
+  let secret: string;
+  try {
+    secret = decryptSecret(hook.secret, deps.secretKey as Buffer);
+  } catch {
+    const error = 'the secret cannot be decrypted: was WEBHOOK_SECRET_KEY changed?';
+    return { status: null, error, permanent: true } satisfies Attempt;
+  }
   try {
     const url = parseWebhookUrl(hook.url);
     const addresses = await resolveWebhookTarget(url, deps.policy);
