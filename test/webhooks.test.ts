@@ -1,6 +1,11 @@
+import { UnrecoverableError, type Job } from 'bullmq';
 import { expect } from 'chai';
 import { Webhook } from '../src/webhooks/webhook.model';
 import { clicksWebhookHook } from '../src/webhooks/webhook-clicks';
+import { encryptSecret } from '../src/webhooks/webhook-secret';
+import type { WebhookJob } from '../src/webhooks/webhooks.jobs';
+import { createWebhookDeliveryProcessor } from '../workers/webhooks/webhook-delivery.processor';
+import { rejection } from './support/rejection';
 import { createWorkerRedis } from '../src/shared/infra/redis';
 import { VisitDrainer } from '../src/shared/visits/visit-drainer';
 import { startQrRenderWorker } from '../workers/qr-render/qr-render.worker';
@@ -346,6 +351,40 @@ describe('webhook management', () => {
     }
     const empty = await api.put('/api/webhook/1/update', {});
     expect(empty.status).to.equal(422);
+  });
+
+  it('refuses at delivery a host that has come to resolve to a private address, without retrying', async () => {
+    const { user, apiKey } = await createTestUser();
+    const key = app.config.webhookSecretKey as Buffer;
+    const id = 900_000_000 + Math.floor(Math.random() * 1_000_000);
+    await Webhook.create({
+      id,
+      userId: user.id,
+      url: 'http://hooks.example.test/in',
+      events: ['clicks'],
+      secret: encryptSecret('whsec_x', key),
+      createdAt: new Date(),
+    });
+    const deliver = createWebhookDeliveryProcessor({
+      secretKey: key,
+      // DNS now answers with an internal address (rebinding): the delivery must not connect.
+      policy: { allowPrivate: false, resolve: async () => [{ address: '10.0.0.5', family: 4 }] },
+      logger: app.deps.logger,
+    });
+    const job = {
+      id: 'job-1',
+      attemptsMade: 0,
+      data: { webhookId: id, event: 'clicks', created: new Date().toISOString(), data: {} },
+    } as unknown as Job<WebhookJob>;
+    const err = await rejection(deliver(job));
+    expect(err).to.be.instanceOf(UnrecoverableError);
+    expect(err.message).to.equal('url points to a private or local network address');
+    const deliveries = await client(app.url, apiKey).get<{ data: { deliveries: Delivery[] } }>(
+      `/api/webhook/${id}/deliveries`,
+    );
+    expect(deliveries.body.data.deliveries.map((d) => [d.status, d.ok, d.error])).to.deep.equal([
+      [null, false, 'url points to a private or local network address'],
+    ]);
   });
 
   it('answers 503 naming the setting when no WEBHOOK_SECRET_KEY is configured', async () => {
