@@ -16,7 +16,10 @@ ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY vendor ./vendor
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+# The in-memory test engine is an optional dependency (Linux x64 only, ~20 MB) that this image never
+# runs: its processes use MONGODB_URI. npm cannot omit it alone (--omit=optional would take sharp's
+# native binaries too), so it is removed after the install.
+RUN npm ci --omit=dev --no-audit --no-fund && rm -rf node_modules/@jongodb && npm cache clean --force
 COPY --from=build /app/dist ./dist
 RUN mkdir -p /app/data/logos && chown -R node:node /app/data
 USER node

@@ -1,16 +1,22 @@
 import Joi from 'joi';
+import { mergeRateLimits, parsePlans, PlansConfigError, type Plan } from './plans/plans.config';
 
 export interface Config {
   readonly env: 'development' | 'production' | 'test';
   readonly port: number;
   readonly publicUrl: string;
-  /** Unset means: start the embedded MongoDB-compatible engine (data is not persisted). */
+  /** Unset means: `npm start` runs a local mongod (or, failing that, the in-memory engine). */
   readonly mongodbUri: string | undefined;
   readonly mongodbDbName: string | undefined;
+  /** The mongod a start without MONGODB_URI runs; unset: the PATH's, else a downloaded one. */
+  readonly mongodBinary: string | undefined;
   readonly redisUrl: string;
   /** Prefix of every Redis key this service writes, so several deployments can share one Redis. */
   readonly redisPrefix: string;
+  /** Requests per window by plan name, from PLAN_RATE_LIMITS and each plan's `rateLimit`. */
   readonly planRateLimits: Readonly<Record<string, number>>;
+  /** The plans of PLANS (empty when unset: every user is then unlimited but for the rate limit). */
+  readonly plans: readonly Plan[];
   readonly defaultRateLimit: number;
   /** Cap per client IP for requests that carry no valid key. */
   readonly anonymousRateLimit: number;
@@ -27,7 +33,7 @@ export interface Config {
   readonly logoDir: string;
   readonly logoAllowPrivate: boolean;
   readonly qrConcurrency: number;
-  /** Where `npm start` leaves the embedded engine's address for the CLI. */
+  /** Where `npm start` keeps the local mongod's data and leaves its address for the CLI. */
   readonly runtimeDir: string;
   /** Unset: raw visits are kept forever. Rollups (the time series) are never deleted. */
   readonly visitRetentionDays: number | undefined;
@@ -50,6 +56,7 @@ const schema = Joi.object({
   PUBLIC_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   MONGODB_URI: Joi.string().uri({ scheme: ['mongodb', 'mongodb+srv'] }),
   MONGODB_DB: Joi.string().pattern(/^[A-Za-z0-9_-]{1,63}$/),
+  MONGOD_BINARY: Joi.string(),
   REDIS_URL: Joi.string()
     .uri({ scheme: ['redis', 'rediss'] })
     .default('redis://127.0.0.1:6379'),
@@ -57,6 +64,7 @@ const schema = Joi.object({
     .pattern(/^[A-Za-z0-9:_-]{1,64}$/)
     .default('linkqr:'),
   PLAN_RATE_LIMITS: Joi.string().default('{}'),
+  PLANS: Joi.string().allow(''),
   DEFAULT_RATE_LIMIT: Joi.number().integer().min(1).default(30),
   ANONYMOUS_RATE_LIMIT: Joi.number().integer().min(1).default(30),
   RATE_LIMIT_WINDOW_MS: Joi.number().integer().min(1000).default(60_000),
@@ -121,9 +129,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     PUBLIC_URL?: string;
     MONGODB_URI?: string;
     MONGODB_DB?: string;
+    MONGOD_BINARY?: string;
     REDIS_URL: string;
     REDIS_PREFIX: string;
     PLAN_RATE_LIMITS: string;
+    PLANS?: string;
     DEFAULT_RATE_LIMIT: number;
     ANONYMOUS_RATE_LIMIT: number;
     RATE_LIMIT_WINDOW_MS: number;
@@ -145,6 +155,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     WEBHOOK_RETRY_DELAY_MS: number;
     WEBHOOK_ATTEMPTS: number;
   };
+  let plans: readonly Plan[];
+  try {
+    plans = parsePlans(v.PLANS);
+  } catch (err) {
+    if (err instanceof PlansConfigError) throw new ConfigError(err.message);
+    throw err;
+  }
   const publicUrl = (v.PUBLIC_URL ?? `http://localhost:${v.PORT}`).replace(/\/+$/, '');
   return Object.freeze({
     env: v.NODE_ENV,
@@ -152,9 +169,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     mongodbUri: v.MONGODB_URI,
     mongodbDbName: v.MONGODB_DB,
+    mongodBinary: v.MONGOD_BINARY,
     redisUrl: v.REDIS_URL,
     redisPrefix: v.REDIS_PREFIX,
-    planRateLimits: Object.freeze(parsePlanLimits(v.PLAN_RATE_LIMITS)),
+    planRateLimits: Object.freeze(mergeRateLimits(parsePlanLimits(v.PLAN_RATE_LIMITS), plans)),
+    plans,
     defaultRateLimit: v.DEFAULT_RATE_LIMIT,
     anonymousRateLimit: v.ANONYMOUS_RATE_LIMIT,
     rateLimitWindowMs: v.RATE_LIMIT_WINDOW_MS,

@@ -13,12 +13,14 @@ import { linksRouter } from './links/links.routes';
 import { redirectRouter } from './links/redirect.routes';
 import { overlaysRouter } from './overlays/overlays.routes';
 import { pixelsRouter } from './pixels/pixels.routes';
+import { plansRouter } from './plans/plans.routes';
 import { qrCodesRouter } from './qr-codes/qr-codes.routes';
 import { qrPublicRouter } from './qr-codes/qr-public.routes';
 import { publicNotFound } from './shared/http/public-context';
 import { splashRouter } from './splash/splash.routes';
 import { statsRouter } from './stats/stats.routes';
 import { webhooksRouter } from './webhooks/webhooks.routes';
+import { usersRouter } from './users/users.routes';
 
 /** Every resource's API router, mounted under /api behind auth and the rate limiter. */
 export function apiRoutes(deps: AppDeps): Router {
@@ -28,6 +30,7 @@ export function apiRoutes(deps: AppDeps): Router {
   api.use(linksRouter(deps), campaignsRouter(deps), channelsRouter(deps), bioRouter(deps));
   api.use(qrCodesRouter(deps));
   api.use(statsRouter(deps), exportsRouter(deps), webhooksRouter(deps));
+  api.use(usersRouter(deps), plansRouter(deps));
   return api;
 }
 

@@ -1,13 +1,14 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { loadConfig } from './config';
-import { startEmbeddedMongo } from './shared/infra/embedded-mongo';
 import { removeEmbeddedUri, writeEmbeddedUri } from './shared/infra/embedded-uri-file';
 import { createLogger } from './shared/infra/logger';
+import { startLocalEngine } from './shared/infra/mongo-engine/local-engine';
 
 /**
  * Zero-config launcher (`npm start`): the API and the QR worker as two child processes sharing one
- * database. Without MONGODB_URI it starts the embedded engine first and hands its address to both.
+ * database. Without MONGODB_URI it starts a local engine first (a mongod with its data under
+ * RUNTIME_DIR, else the in-memory engine) and hands its address to both.
  */
 async function start(): Promise<void> {
   const config = loadConfig(process.env);
@@ -15,14 +16,10 @@ async function start(): Promise<void> {
   const env = { ...process.env };
   let stopEngine: (() => Promise<void>) | undefined;
   if (!config.mongodbUri) {
-    const engine = await startEmbeddedMongo();
+    const engine = await startLocalEngine(config, logger);
     env.MONGODB_URI = engine.uri;
     stopEngine = engine.stop;
     writeEmbeddedUri(config.runtimeDir, engine.uri);
-    logger.warn(
-      { uri: engine.uri },
-      'MONGODB_URI is not set: using the embedded in-memory engine. Data is NOT persisted and is lost when the service stops.',
-    );
   }
 
   const ext = path.extname(__filename);

@@ -22,14 +22,50 @@ describe('authentication', () => {
     expect(res.headers.get('www-authenticate')).to.equal('Bearer');
   });
 
-  it('answers 401 when the header is not a Bearer token', async () => {
+  it('answers 401 when the header is neither a Bearer nor a Token credential', async () => {
     const res = await request(app.url, '/api/account', {
       headers: { authorization: 'Basic dXNlcjpwYXNz' },
     });
     expect(res.status).to.equal(401);
     expect(res.body).to.deep.equal(
-      failure('Malformed Authorization header: expected Bearer <API_KEY>'),
+      failure('Malformed Authorization header: expected Bearer <API_KEY> or Token <API_KEY>'),
     );
+  });
+
+  describe('with the Token scheme (GemPixel wrapper and clients)', () => {
+    const as = (scheme: string, key: string) =>
+      request(app.url, '/api/account', { headers: { authorization: `${scheme} ${key}` } });
+
+    it('authenticates `Token <key>` exactly like `Bearer <key>`', async () => {
+      const { user, apiKey } = await createTestUser();
+      for (const scheme of ['Token', 'Bearer', 'token', 'BEARER']) {
+        const res = await as(scheme, apiKey);
+        expect(res.status, scheme).to.equal(200);
+        expect((res.body.data as { id: number }).id, scheme).to.equal(user.id);
+        expect(res.headers.get('x-ratelimit-limit'), scheme).to.be.a('string');
+      }
+    });
+
+    it('fails a bad key the same way under both schemes', async () => {
+      for (const [key, message] of [
+        ['not-a-key', 'Malformed API key'],
+        [`lqr_${'B'.repeat(43)}`, 'Invalid API key'],
+      ] as const) {
+        const token = await as('Token', key);
+        const bearer = await as('Bearer', key);
+        expect(token.status).to.equal(401);
+        expect(token.body).to.deep.equal(failure(message));
+        expect(bearer.status).to.equal(401);
+        expect(bearer.body).to.deep.equal(token.body);
+      }
+    });
+
+    it('refuses an expired plan under the Token scheme too', async () => {
+      const { apiKey } = await createTestUser({ expires: new Date(Date.now() - 1000) });
+      const res = await as('Token', apiKey);
+      expect(res.status).to.equal(401);
+      expect(res.body).to.deep.equal(failure('API key expired: the account plan ended'));
+    });
   });
 
   it('answers 401 when the key does not have the key format', async () => {

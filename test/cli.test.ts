@@ -22,7 +22,8 @@ describe('CLI user commands', () => {
       '--expires',
       '2030-01-01T00:00:00Z',
     ]);
-    expect(Object.keys(out)).to.deep.equal(['id', 'username', 'apiKey']);
+    expect(Object.keys(out)).to.deep.equal(['id', 'username', 'admin', 'apiKey']);
+    expect(out.admin).to.equal(false);
     expect(out.username).to.equal(username);
     expect(out.apiKey).to.match(/^lqr_[A-Za-z0-9_-]{43}$/);
     const stored = await User.findOne({ id: out.id as number }).lean();

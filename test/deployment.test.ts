@@ -76,6 +76,34 @@ describe('deployment files', () => {
     expect(build.include).to.include.members(['src', 'workers']);
   });
 
+  it('keeps the in-memory engine out of the production install and the image', () => {
+    const pkg = JSON.parse(read('package.json')) as Record<string, Record<string, string>>;
+    const engine = '@jongodb/memory-server-bin-linux-x64-gnu';
+    // Optional, not dev: a dev dependency limited to linux-x64 would fail `npm ci` elsewhere.
+    expect(pkg.optionalDependencies).to.have.property(engine);
+    expect(pkg.dependencies).not.to.have.property(engine);
+    expect(pkg.devDependencies).not.to.have.property(engine);
+    const runtime = read('Dockerfile').split(/^FROM /m)[2] ?? '';
+    expect(runtime).to.match(/npm ci --omit=dev [^\n]*&& rm -rf node_modules\/@jongodb /);
+  });
+
+  it('installs mongodb-memory-server-core without any install-time download', () => {
+    const pkg = JSON.parse(read('package.json')) as Record<string, Record<string, unknown>>;
+    const lock = JSON.parse(read('package-lock.json')) as {
+      packages: Record<string, { hasInstallScript?: boolean }>;
+    };
+    expect(pkg.dependencies).to.have.property('mongodb-memory-server-core');
+    // The wrapper package downloads mongod in a postinstall script; the core has no script at all.
+    expect(lock.packages).not.to.have.property('node_modules/mongodb-memory-server');
+    expect(lock.packages['node_modules/mongodb-memory-server-core']).to.be.an('object');
+    expect(lock.packages['node_modules/mongodb-memory-server-core']?.hasInstallScript).to.equal(
+      undefined,
+    );
+    expect(
+      Object.keys(pkg.allowScripts ?? {}).filter((name) => name.startsWith('mongodb')),
+    ).to.deep.equal([]);
+  });
+
   it('documents every configuration variable in the README', () => {
     const readme = read('README.md');
     for (const name of configVariables.filter((v) => v !== 'NODE_ENV')) {

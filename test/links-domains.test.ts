@@ -32,7 +32,12 @@ describe('short links on branded domains', () => {
       custom: alias,
     });
     expect(res.status).to.equal(200);
-    expect(res.body).to.deep.equal({ error: 0, id: res.body.id, shorturl: `${domain}/${alias}` });
+    expect(res.body).to.deep.equal({
+      error: 0,
+      id: res.body.id,
+      shorturl: `${domain}/${alias}`,
+      short: `${domain}/${alias}`,
+    });
     const list = await client(app.url, apiKey).get<{ data: { urls: Array<{ shorturl: string }> } }>(
       '/api/urls',
     );

@@ -50,6 +50,7 @@ describe('short links API: list, details, update, delete', () => {
               shorturl: second.shorturl,
               longurl: 'https://example.com/two',
               title: '',
+              description: '',
               clicks: 0,
               date: d2,
             },
@@ -59,6 +60,7 @@ describe('short links API: list, details, update, delete', () => {
               shorturl: first.shorturl,
               longurl: 'https://example.com/one',
               title: 'One',
+              description: '',
               clicks: 0,
               date: d1,
             },
@@ -132,6 +134,7 @@ describe('short links API: list, details, update, delete', () => {
           shorturl: link.shorturl,
           longurl: 'https://example.com/x',
           title: 'X',
+          description: '',
           clicks: 0,
           date: res.body.details.date,
           expiry: '2031-02-03 04:05:06',
@@ -185,7 +188,12 @@ describe('short links API: list, details, update, delete', () => {
         title: 'New',
       });
       expect(res.status).to.equal(200);
-      expect(res.body).to.deep.equal({ error: 0, message: 'Link has been successfully updated.' });
+      expect(res.body).to.deep.equal({
+        error: 0,
+        id: link.id,
+        short: link.shorturl,
+        message: 'Link has been successfully updated.',
+      });
       expect((await visit(app, `/${link.alias}`)).headers.get('location')).to.equal(
         'https://example.com/new',
       );
@@ -216,15 +224,22 @@ describe('short links API: list, details, update, delete', () => {
     });
 
     const invalid: Array<[string, Record<string, unknown>, string]> = [
-      ['the body is empty', {}, 'at least one of url, title, expiry, password is required'],
+      [
+        'the body is empty',
+        {},
+        'at least one of url, custom, title, description, expiry, password is required',
+      ],
       ['url is not http(s)', { url: 'mailto:a@b.c' }, 'url must be an http or https URL'],
-      ['url is null', { url: null }, 'url must be a string'],
-      ['custom is sent', { custom: 'another' }, 'custom is not allowed'],
+      [
+        'url is null, which leaves it unchanged',
+        { url: null },
+        'at least one of url, custom, title, description, expiry, password is required',
+      ],
       ['domain is sent', { domain: 'https://go.example.com' }, 'domain is not allowed'],
       [
         'expiry is not a date',
         { expiry: 'soon' },
-        'expiry must be a date-time (YYYY-MM-DD HH:MM:SS in UTC, or ISO 8601)',
+        'expiry must be a date (YYYY-MM-DD HH:MM:SS in UTC, ISO 8601, or YYYY-MM-DD for the end of that day in UTC)',
       ],
     ];
     for (const [when, body, message] of invalid) {

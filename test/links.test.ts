@@ -31,6 +31,7 @@ describe('short links API', () => {
         error: 0,
         id: res.body.id,
         shorturl: res.body.shorturl,
+        short: res.body.shorturl,
       });
       expect(res.body.id).to.be.a('number');
       expect(res.body.shorturl).to.match(GENERATED);
@@ -44,7 +45,12 @@ describe('short links API', () => {
         custom: alias,
       });
       expect(res.status).to.equal(200);
-      expect(res.body).to.deep.equal({ error: 0, id: res.body.id, shorturl: `${PUBLIC}/${alias}` });
+      expect(res.body).to.deep.equal({
+        error: 0,
+        id: res.body.id,
+        shorturl: `${PUBLIC}/${alias}`,
+        short: `${PUBLIC}/${alias}`,
+      });
     });
 
     it('answers 409 when the custom alias is taken, even by another user', async () => {
@@ -138,21 +144,21 @@ describe('short links API', () => {
       [
         'expiry is not a date',
         { url: 'https://example.com/', expiry: 'tomorrow' },
-        'expiry must be a date-time (YYYY-MM-DD HH:MM:SS in UTC, or ISO 8601)',
+        'expiry must be a date (YYYY-MM-DD HH:MM:SS in UTC, ISO 8601, or YYYY-MM-DD for the end of that day in UTC)',
       ],
       [
         'expiry is an impossible date',
         { url: 'https://example.com/', expiry: '2030-02-31 10:00:00' },
-        'expiry must be a date-time (YYYY-MM-DD HH:MM:SS in UTC, or ISO 8601)',
+        'expiry must be a date (YYYY-MM-DD HH:MM:SS in UTC, ISO 8601, or YYYY-MM-DD for the end of that day in UTC)',
       ],
       [
-        'password is empty',
-        { url: 'https://example.com/', password: '' },
-        'password is not allowed to be empty',
+        'domain is not a host name',
+        { url: 'https://example.com/', domain: 'go example' },
+        'domain must be a valid host name such as https://go.example.com',
       ],
       [
-        'domain is not a URL',
-        { url: 'https://example.com/', domain: 'go.example.com' },
+        'domain is not an http(s) URL',
+        { url: 'https://example.com/', domain: 'ftp://go.example.com' },
         'domain must start with http:// or https://',
       ],
       [

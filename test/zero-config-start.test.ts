@@ -1,103 +1,88 @@
 import { expect } from 'chai';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { findOnPath } from '../src/shared/infra/mongo-engine/executables';
 import { request } from './support/http';
+import { cli, freePort, launch, shutDown, type Launched } from './support/launcher';
 import { uniqueName } from './support/users';
 
-const run = promisify(execFile);
-const root = path.resolve(__dirname, '..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-    srv.once('error', reject);
-  });
-}
-
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** The README's path for a newcomer: start the service with nothing set, create a user, call the API. */
-describe('zero-config start (README path)', function () {
-  this.timeout(60_000);
-  let service: ChildProcess;
-  let url: string;
+/**
+ * The README's path for a newcomer on a machine where no mongod can be had (this one: none can be
+ * installed and MongoDB's download host is unreachable): start with nothing set, create a user,
+ * call the API, all on the in-memory fallback.
+ */
+describe('zero-config start (README path) where no mongod can be had: the in-memory fallback', function () {
+  this.timeout(90_000);
+  let service: Launched;
   let env: NodeJS.ProcessEnv;
-  let exit: Promise<number | null>;
+  const made: string[] = [];
 
-  before(async () => {
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
+  before(async function () {
+    const found = process.env.MONGOD_BINARY ?? (await findOnPath('mongod', process.env.PATH));
+    if (found) {
+      process.stdout.write(
+        `      skipped: this machine has a mongod (${found}), so npm start does not fall back; the persistence test covers it\n`,
+      );
+      this.skip();
+    }
+    const runtimeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkqr-start-'));
+    made.push(runtimeDir);
     env = {
       PATH: process.env.PATH,
-      PORT: String(port),
-      RUNTIME_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'linkqr-start-')),
+      PORT: String(await freePort()),
+      RUNTIME_DIR: runtimeDir,
       REDIS_PREFIX: `${uniqueName('start')}:`,
       LOG_LEVEL: 'warn',
+      // The download is refused as on a machine without internet access, wherever this runs:
+      // nothing listens on this loopback port, and the cache directory is empty.
+      MONGOMS_DOWNLOAD_MIRROR: `http://127.0.0.1:${await freePort()}`,
+      MONGOMS_DOWNLOAD_DIR: path.join(runtimeDir, 'mongodb-binaries'),
     };
-    service = spawn(process.execPath, ['--import', 'tsx', 'src/start.ts'], {
-      cwd: root,
-      env,
-      stdio: 'ignore',
-    });
-    exit = new Promise((resolve) => service.once('exit', resolve));
-    await until(
-      async () => ((await request(url, '/readyz')).status === 200 ? true : undefined),
-      40_000,
-    );
+    service = await launch(env);
   });
-  after(() => {
-    if (service.exitCode === null) service.kill('SIGKILL');
+  after(async () => {
+    await shutDown(service);
+    for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('warns that data is not persisted, saying why no mongod was started and how to keep data', () => {
+    const warnings = service.logs.filter((l) => l.name === 'linkqr-launcher' && l.level === 40);
+    expect(warnings).to.have.length(2);
+    expect(warnings[0]?.engine).to.equal('memory');
+    expect(warnings[0]?.reasons?.slice(0, 2)).to.deep.equal([
+      'MONGOD_BINARY is not set',
+      'no mongod on the PATH',
+    ]);
+    expect(warnings[0]?.reasons?.[2]).to.match(
+      /^the mongod download failed: cannot reach 127\.0\.0\.1:\d+ \(connect ECONNREFUSED/,
+    );
+    expect(warnings[0]?.msg).to.include(
+      'Data is NOT persisted and is lost when the service stops.',
+    );
+    expect(warnings[1]?.msg).to.include('set MONGODB_URI');
   });
 
   it('creates a user with the CLI, whose key reads the account, and stops cleanly on SIGTERM', async () => {
     const username = uniqueName('newcomer');
-    const { stdout } = await run(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'src/cli/main.ts',
-        'user:create',
-        '--email',
-        `${username}@example.test`,
-        '--username',
-        username,
-      ],
-      { cwd: root, env },
-    );
-    const lines = stdout.trim().split('\n');
+    const lines = await cli<{ apiKey: string }>(env, [
+      'user:create',
+      '--email',
+      `${username}@example.test`,
+      '--username',
+      username,
+    ]);
     expect(lines).to.have.length(1);
-    const created = JSON.parse(lines[0] as string) as {
-      id: number;
-      username: string;
-      apiKey: string;
-    };
     const account = await request<{ error: number; data: { username: string } }>(
-      url,
+      service.url,
       '/api/account',
-      { key: created.apiKey },
+      { key: lines[0]?.apiKey },
     );
     expect(account.status).to.equal(200);
     expect(account.body.data.username).to.equal(username);
 
-    service.kill('SIGTERM');
-    expect(await exit).to.equal(0);
+    service.process.kill('SIGTERM');
+    expect(await service.exit).to.equal(0);
     expect(fs.existsSync(path.join(env.RUNTIME_DIR as string, 'embedded-mongodb.uri'))).to.equal(
       false,
     );

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { unauthorized } from '../shared/errors/app-error';
+import { forbidden, unauthorized } from '../shared/errors/app-error';
 import { API_KEY_PATTERN } from '../shared/secrets';
 import type { UserRecord } from '../users/user.model';
 import { findUserByApiKey } from '../users/users.service';
@@ -12,11 +12,18 @@ declare module 'express-serve-static-core' {
   }
 }
 
+/** `Bearer` is the spec's scheme; GemPixel's own wrapper and many of its clients send `Token`. */
+const AUTHORIZATION = /^(?:Bearer|Token) ([^\s]+)$/i;
+
 /** Why a request's credentials are not acceptable, or the user they belong to. */
 async function authenticate(header: string | undefined, now: Date): Promise<AuthState> {
   if (!header) return { failure: 'Missing API key: send Authorization: Bearer <API_KEY>' };
-  const match = /^Bearer ([^\s]+)$/i.exec(header.trim());
-  if (!match?.[1]) return { failure: 'Malformed Authorization header: expected Bearer <API_KEY>' };
+  const match = AUTHORIZATION.exec(header.trim());
+  if (!match?.[1]) {
+    return {
+      failure: 'Malformed Authorization header: expected Bearer <API_KEY> or Token <API_KEY>',
+    };
+  }
   if (!API_KEY_PATTERN.test(match[1])) return { failure: 'Malformed API key' };
   const user = await findUserByApiKey(match[1]);
   if (!user) return { failure: 'Invalid API key' };
@@ -46,3 +53,11 @@ export function currentUser(req: Request): UserRecord {
   if (!req.auth || !('user' in req.auth)) throw unauthorized('Unauthorized');
   return req.auth.user;
 }
+
+/** Routes of GemPixel's admin API: any valid key gets past auth, only an administrator's further. */
+export const requireAdmin: RequestHandler = (req, _res, next) => {
+  if (!currentUser(req).admin) {
+    return next(forbidden("Forbidden: this endpoint needs an administrator's API key"));
+  }
+  next();
+};

@@ -6,16 +6,31 @@ export class UsageError extends Error {
 
 export type Flags = Record<string, string | undefined>;
 
-/** Parses `--name value` flags; every flag takes a value, and unknown flags are refused. */
-export function parseFlags(argv: string[], allowed: readonly string[]): Flags {
+/**
+ * Parses `--name value` flags and the value-less `switches` (read back as `'true'` when given);
+ * unknown flags are refused.
+ */
+export function parseFlags(
+  argv: string[],
+  allowed: readonly string[],
+  switches: readonly string[] = [],
+): Flags {
   try {
     const { values } = parseArgs({
       args: argv,
-      options: Object.fromEntries(allowed.map((name) => [name, { type: 'string' as const }])),
+      options: Object.fromEntries([
+        ...allowed.map((name) => [name, { type: 'string' as const }]),
+        ...switches.map((name) => [name, { type: 'boolean' as const }]),
+      ]),
       strict: true,
       allowPositionals: false,
     });
-    return values as Flags;
+    return Object.fromEntries(
+      Object.entries(values).map(([name, value]) => [
+        name,
+        typeof value === 'boolean' ? String(value) : value,
+      ]),
+    ) as Flags;
   } catch (err) {
     throw new UsageError(err instanceof Error ? err.message : String(err));
   }

@@ -1,7 +1,13 @@
 import { overlayAdd } from '../overlays/overlays.cli';
 import { splashAdd } from '../splash/splash.cli';
-import { keyRotate, userCreate } from '../users/users.cli';
+import { keyRotate, userAdmin, userCreate } from '../users/users.cli';
 import type { CliCommand } from './command';
 
 /** Every operator command; a resource adds its own by listing it here. */
-export const commands: readonly CliCommand[] = [userCreate, keyRotate, overlayAdd, splashAdd];
+export const commands: readonly CliCommand[] = [
+  userCreate,
+  userAdmin,
+  keyRotate,
+  overlayAdd,
+  splashAdd,
+];

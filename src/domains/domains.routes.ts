@@ -1,11 +1,13 @@
 import { Router } from 'express';
 import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
+import { withinPlan } from '../plans/plan-limit.middleware';
 import { idParams } from '../shared/http/id-params';
 import { pageQuerySchema, type PageQuery } from '../shared/http/pagination';
 import { sendCreated, sendList, sendMessage } from '../shared/http/responses';
 import { validate, validatedQuery } from '../shared/http/validate';
 import { domainVerifier, systemResolver } from './domain-check';
+import { BrandedDomain } from './domain.model';
 import { presentDomain } from './domains.presenter';
 import {
   domainCreateSchema,
@@ -25,10 +27,15 @@ export function domainsRouter(deps: AppDeps): Router {
     sendList(res, 'domains', items.map(presentDomain), total, query);
   });
 
-  router.post('/domain/add', validate({ body: domainCreateSchema }), async (req, res) => {
-    const domain = await createDomain(currentUser(req).id, req.body as DomainCreate, verify);
-    sendCreated(res, { id: domain.id });
-  });
+  router.post(
+    '/domain/add',
+    validate({ body: domainCreateSchema }),
+    withinPlan(deps.config.plans, 'maxDomains', BrandedDomain),
+    async (req, res) => {
+      const domain = await createDomain(currentUser(req).id, req.body as DomainCreate, verify);
+      sendCreated(res, { id: domain.id });
+    },
+  );
 
   router.put(
     '/domain/:id/update',

@@ -86,7 +86,15 @@ export async function findUserDomain(
   userId: number,
   domain: string,
 ): Promise<{ id: number; domain: string } | null> {
-  const doc = await BrandedDomain.findOne({ userId, host: hostOf(normaliseDomain(domain)) }).lean();
+  return findUserDomainByHost(userId, hostOf(normaliseDomain(domain)));
+}
+
+/** The caller's branded domain served on a host (any case), or null. */
+export async function findUserDomainByHost(
+  userId: number,
+  host: string,
+): Promise<{ id: number; domain: string } | null> {
+  const doc = await BrandedDomain.findOne({ userId, host: host.toLowerCase() }).lean();
   return doc ? { id: doc.id, domain: doc.domain } : null;
 }
 

@@ -12,6 +12,7 @@ const linkSchema = new Schema(
     alias: { type: String, required: true },
     url: { type: String, required: true },
     title: { type: String, default: '' },
+    description: { type: String, default: '' },
     expiry: { type: Date, default: null },
     passwordHash: { type: String, default: null },
     /** A link is in at most one campaign. */

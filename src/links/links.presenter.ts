@@ -15,6 +15,7 @@ export function presentLink(
     shorturl: shortUrlOf(link, origins, publicUrl),
     longurl: link.url,
     title: link.title,
+    description: link.description ?? '',
     clicks,
     date: formatDateTime(link.createdAt),
   };

@@ -1,19 +1,30 @@
 import { Router } from 'express';
 import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
+import { withinPlan } from '../plans/plan-limit.middleware';
 import { idParams } from '../shared/http/id-params';
-import { pageQuerySchema, type PageQuery } from '../shared/http/pagination';
+import { notFound } from '../shared/errors/app-error';
 import { sendCreated, sendData, sendList, sendMessage } from '../shared/http/responses';
 import { validate, validatedQuery } from '../shared/http/validate';
 import { linkCacheFor } from './link-cache';
+import { Link } from './link.model';
 import { presentLink, presentLinkDetails } from './links.presenter';
 import {
   linkCreateSchema,
+  linkListQuerySchema,
   linkUpdateSchema,
   type LinkCreate,
+  type LinkListQuery,
   type LinkUpdate,
 } from './links.schemas';
-import { createLink, deleteLink, getLink, listLinks, updateLink } from './links.service';
+import {
+  createLink,
+  deleteLink,
+  findLinkByShort,
+  getLink,
+  listLinks,
+  updateLink,
+} from './links.service';
 import { shortUrlOf } from './short-url';
 
 export function linksRouter(deps: AppDeps): Router {
@@ -21,13 +32,22 @@ export function linksRouter(deps: AppDeps): Router {
   const cache = linkCacheFor(deps);
   const router = Router();
 
-  router.get('/urls', validate({ query: pageQuerySchema }), async (req, res) => {
-    const query = validatedQuery<PageQuery>(res);
-    const { items, total, origins } = await listLinks(currentUser(req).id, query);
-    const clicks = await deps.visits.getClickCounts(
-      'link',
-      items.map((l) => l.id),
-    );
+  router.get('/urls', validate({ query: linkListQuerySchema }), async (req, res) => {
+    const query = validatedQuery<LinkListQuery>(res);
+    const userId = currentUser(req).id;
+    if (query.short !== undefined) {
+      const found = await findLinkByShort(userId, query.short, publicUrl);
+      if (!found) throw notFound('Link not found');
+      const clicks = await deps.visits.getClickCounts('link', [found.link.id]);
+      const details = presentLinkDetails(
+        found.link,
+        found.origins,
+        publicUrl,
+        clicks.get(found.link.id) ?? 0,
+      );
+      return sendData(res, { data: details });
+    }
+    const { items, total, clicks, origins } = await listLinks(userId, query, deps.visits);
     const urls = items.map((l) => presentLink(l, origins, publicUrl, clicks.get(l.id) ?? 0));
     sendList(res, 'urls', urls, total, query);
   });
@@ -38,24 +58,40 @@ export function linksRouter(deps: AppDeps): Router {
     sendData(res, { details: presentLinkDetails(link, origins, publicUrl, data.clicks), data });
   });
 
-  router.post('/url/add', validate({ body: linkCreateSchema }), async (req, res) => {
-    const { link, origins } = await createLink(currentUser(req).id, req.body as LinkCreate, cache);
-    const data = presentLink(link, origins, publicUrl, 0);
-    await deps.webhooks?.emit(link.userId, 'link.created', data);
-    sendCreated(res, { id: link.id, shorturl: shortUrlOf(link, origins, publicUrl) });
-  });
+  router.post(
+    '/url/add',
+    validate({ body: linkCreateSchema }),
+    withinPlan(deps.config.plans, 'maxLinks', Link),
+    async (req, res) => {
+      const input = req.body as LinkCreate;
+      const { link, origins } = await createLink(currentUser(req).id, input, cache, publicUrl);
+      const shorturl = shortUrlOf(link, origins, publicUrl);
+      const data = presentLink(link, origins, publicUrl, 0);
+      await deps.webhooks?.emit(link.userId, 'link.created', data);
+      // `short` repeats it: older GemPixel versions answered under that name.
+      sendCreated(res, { id: link.id, shorturl, short: shorturl });
+    },
+  );
 
   router.put(
     '/url/:id/update',
     validate({ params: idParams, body: linkUpdateSchema }),
     async (req, res) => {
-      const userId = currentUser(req).id;
-      await updateLink(userId, Number(req.params.id), req.body as LinkUpdate, cache);
-      const { link, origins } = await getLink(userId, Number(req.params.id));
+      const id = Number(req.params.id);
+      const { link, origins } = await updateLink(
+        currentUser(req).id,
+        id,
+        req.body as LinkUpdate,
+        cache,
+      );
       const clicks = await deps.visits.getClickCounts('link', [link.id]);
       const data = presentLink(link, origins, publicUrl, clicks.get(link.id) ?? 0);
-      await deps.webhooks?.emit(userId, 'link.updated', data);
-      sendMessage(res, 'Link has been successfully updated.');
+      await deps.webhooks?.emit(link.userId, 'link.updated', data);
+      sendData(res, {
+        id: link.id,
+        short: shortUrlOf(link, origins, publicUrl),
+        message: 'Link has been successfully updated.',
+      });
     },
   );
 

@@ -1,25 +1,27 @@
 import { unassignEverywhere } from '../channels/channels.service';
-import { conflict } from '../shared/errors/app-error';
+import { conflict, notFound } from '../shared/errors/app-error';
 import { findOwned, listOwned } from '../shared/db/owned';
-import type { PageQuery } from '../shared/http/pagination';
+import { skipFor, type PageQuery } from '../shared/http/pagination';
 import type { Visits } from '../shared/visits/visit-recorder';
 import { nextId } from '../shared/ids/counter.model';
 import { hashPassword } from '../shared/secrets';
 import { allocateAlias, linkAliasScope } from './aliases';
 import { linkCacheKey } from './link-cache';
-import { originsOf, resolveRequestedDomain } from './link-domains';
+import { findUserDomainByHost } from '../domains/domains.service';
+import { isOwnHost, originsOf, parseShort, resolveRequestedDomain } from './link-domains';
 import { DEFAULT_DOMAIN_ID, Link, type LinkRecord } from './link.model';
-import type { LinkCreate, LinkUpdate } from './links.schemas';
+import type { LinkCreate, LinkListQuery, LinkUpdate } from './links.schemas';
 
 /** Tells every API process that these cached aliases changed (see link-cache.ts). */
 export interface LinkInvalidator {
   invalidate(keys: string[]): Promise<void>;
 }
 
-/** A page of links with the origins of the branded domains they live on. */
+/** A page of links with their click totals and the origins of the branded domains they live on. */
 export interface LinkPage {
   items: LinkRecord[];
   total: number;
+  clicks: Map<number, number>;
   origins: Map<number, string>;
 }
 
@@ -40,20 +42,29 @@ async function orphansWithAlias(alias: string): Promise<LinkRecord[]> {
   return branded.filter((l) => !origins.has(l.domainId));
 }
 
+/** Claims a custom or random alias on a domain (see aliases.ts); 409 when ever used there. */
+async function claimAlias(domainId: number, custom: string | undefined): Promise<string> {
+  if (domainId === DEFAULT_DOMAIN_ID && custom !== undefined) {
+    if ((await orphansWithAlias(custom)).length) throw conflict(`alias ${custom} is already taken`);
+  }
+  return allocateAlias(linkAliasScope(domainId), custom, { refuseReserved: true });
+}
+
+/** A link with the origins of the branded domain it lives on, as the presenters need it. */
+export interface LinkWithOrigins {
+  link: LinkRecord;
+  origins: Map<number, string>;
+}
+
 export async function createLink(
   userId: number,
   input: LinkCreate,
   cache: LinkInvalidator,
-): Promise<{ link: LinkRecord; origins: Map<number, string> }> {
-  const domain = await resolveRequestedDomain(userId, input.domain);
+  publicUrl: string,
+): Promise<LinkWithOrigins> {
+  const domain = await resolveRequestedDomain(userId, input.domain, publicUrl);
   const domainId = domain?.id ?? DEFAULT_DOMAIN_ID;
-  if (domainId === DEFAULT_DOMAIN_ID && input.custom !== undefined) {
-    if ((await orphansWithAlias(input.custom)).length)
-      throw conflict(`alias ${input.custom} is already taken`);
-  }
-  const alias = await allocateAlias(linkAliasScope(domainId), input.custom, {
-    refuseReserved: true,
-  });
+  const alias = await claimAlias(domainId, input.custom);
   const doc = await Link.create({
     id: await nextId('links'),
     userId,
@@ -61,6 +72,7 @@ export async function createLink(
     alias,
     url: input.url,
     title: input.title ?? '',
+    description: input.description ?? '',
     expiry: input.expiry ?? null,
     passwordHash: input.password === undefined ? null : await hashPassword(input.password),
     createdAt: new Date(),
@@ -71,34 +83,118 @@ export async function createLink(
   return { link, origins: domain ? new Map([[domain.id, domain.domain]]) : new Map() };
 }
 
-export async function listLinks(userId: number, query: PageQuery): Promise<LinkPage> {
-  const { items, total } = await listOwned(Link, userId, query);
-  return { items, total, origins: await originsOf(items) };
+type ClickCounts = Pick<Visits, 'getClickCounts'>;
+
+/**
+ * Most clicked first (ties: newest first). Click totals live with the visits, not on the link,
+ * so this reads every one of the caller's link ids and their totals, then one page of links.
+ */
+async function listByClicks(userId: number, query: PageQuery, visits: ClickCounts) {
+  const all = await Link.find({ userId }).select({ id: 1 }).lean<Array<{ id: number }>>();
+  const counts = await visits.getClickCounts(
+    'link',
+    all.map((l) => l.id),
+  );
+  const ranked = all
+    .map((l) => ({ id: l.id, clicks: counts.get(l.id) ?? 0 }))
+    .sort((a, b) => b.clicks - a.clicks || b.id - a.id);
+  const pageIds = ranked.slice(skipFor(query), skipFor(query) + query.limit).map((r) => r.id);
+  const docs = await Link.find({ userId, id: { $in: pageIds } }).lean<LinkRecord[]>();
+  const byId = new Map(docs.map((d) => [d.id, d]));
+  const items = pageIds.flatMap((id) => byId.get(id) ?? []);
+  return { items, total: all.length, clicks: counts };
 }
 
-export async function getLink(
+/** One page of the caller's links, newest first (`order=date`) or most clicked first. */
+export async function listLinks(
   userId: number,
-  id: number,
-): Promise<{ link: LinkRecord; origins: Map<number, string> }> {
+  query: LinkListQuery,
+  visits: ClickCounts,
+): Promise<LinkPage> {
+  if (query.order === 'click') {
+    const { items, total, clicks } = await listByClicks(userId, query, visits);
+    return { items, total, clicks, origins: await originsOf(items) };
+  }
+  const { items, total } = await listOwned(Link, userId, query);
+  const [clicks, origins] = await Promise.all([
+    visits.getClickCounts(
+      'link',
+      items.map((l) => l.id),
+    ),
+    originsOf(items),
+  ]);
+  return { items, total, clicks, origins };
+}
+
+/**
+ * The caller's link named by `short`: an alias, or a short URL whose host is PUBLIC_URL's or one
+ * of the caller's branded domains. Null when it names none of the caller's links.
+ */
+export async function findLinkByShort(
+  userId: number,
+  short: string,
+  publicUrl: string,
+): Promise<LinkWithOrigins | null> {
+  const target = parseShort(short);
+  if (!target) return null;
+  let domainId: number | undefined;
+  if (target.host !== undefined && !isOwnHost(target.host, publicUrl)) {
+    const domain = await findUserDomainByHost(userId, target.host);
+    if (!domain) return null;
+    domainId = domain.id;
+  }
+  const filter = domainId === undefined ? {} : { domainId };
+  const links = await Link.find({ ...filter, userId, alias: target.alias })
+    .sort({ id: 1 })
+    .lean<LinkRecord[]>();
+  const origins = await originsOf(links);
+  // On PUBLIC_URL's host: a PUBLIC_URL link, or one whose branded domain is gone (served there).
+  const onOwnHost = (l: LinkRecord) => l.domainId === DEFAULT_DOMAIN_ID || !origins.has(l.domainId);
+  const link =
+    target.host !== undefined && domainId === undefined ? links.find(onOwnHost) : links[0];
+  return link ? { link, origins } : null;
+}
+
+export async function getLink(userId: number, id: number): Promise<LinkWithOrigins> {
   const link = await findOwned(Link, userId, id, 'Link');
   return { link, origins: await originsOf([link]) };
 }
 
+/**
+ * Applies an update. A new `custom` alias is claimed for good and the old one stays reserved
+ * forever: its visitors get the "not found" page, and it is never handed to another link.
+ */
 export async function updateLink(
   userId: number,
   id: number,
   input: LinkUpdate,
   cache: LinkInvalidator,
-): Promise<void> {
+): Promise<LinkWithOrigins> {
   const link = await findOwned(Link, userId, id, 'Link');
   const set: Record<string, unknown> = {};
+  if (input.custom !== undefined && input.custom !== link.alias) {
+    set.alias = await claimAlias(link.domainId, input.custom);
+    // A link whose branded domain is gone answers on PUBLIC_URL: the alias must be free there too.
+    const origins = await originsOf([link]);
+    if (link.domainId !== DEFAULT_DOMAIN_ID && !origins.has(link.domainId)) {
+      await claimAlias(DEFAULT_DOMAIN_ID, input.custom);
+    }
+  }
   if (input.url !== undefined) set.url = input.url;
   if (input.title !== undefined) set.title = input.title;
+  if (input.description !== undefined) set.description = input.description;
   if (input.expiry !== undefined) set.expiry = input.expiry;
   if (input.password !== undefined)
     set.passwordHash = input.password === null ? null : await hashPassword(input.password);
-  await Link.updateOne({ id, userId }, { $set: set });
-  await cache.invalidate(cacheKeysOf(link));
+  if (Object.keys(set).length === 0) return { link, origins: await originsOf([link]) };
+  const updated = await Link.findOneAndUpdate(
+    { id, userId },
+    { $set: set },
+    { returnDocument: 'after' },
+  ).lean<LinkRecord>();
+  if (!updated) throw notFound('Link not found');
+  await cache.invalidate([...cacheKeysOf(link), ...cacheKeysOf(updated)]);
+  return { link: updated, origins: await originsOf([updated]) };
 }
 
 /** Deletes the link with its visits; its alias stays reserved, and it leaves its channels. */

@@ -1,30 +1,19 @@
 import { Router } from 'express';
 import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
+import { withinPlan } from '../plans/plan-limit.middleware';
 import { idParams } from '../shared/http/id-params';
 import { pageQuerySchema, type PageQuery } from '../shared/http/pagination';
 import { sendCreated, sendData, sendList, sendMessage } from '../shared/http/responses';
 import { validate, validatedQuery } from '../shared/http/validate';
+import { QrCode } from './qr-code.model';
 import { presentQr, presentQrDetails, qrLink } from './qr-codes.presenter';
 import { qrCreateSchema, qrUpdateSchema, type QrCreate, type QrUpdate } from './qr-codes.schemas';
-import {
-  createQr,
-  deleteQr,
-  getQr,
-  listQrs,
-  updateQr,
-  type QrServiceContext,
-} from './qr-codes.service';
+import { createQr, deleteQr, getQr, listQrs, qrServiceContext, updateQr } from './qr-codes.service';
 
 export function qrCodesRouter(deps: AppDeps): Router {
   const { config } = deps;
-  const ctx: QrServiceContext = {
-    publicUrl: config.publicUrl,
-    logo: { logoDir: config.logoDir, allowPrivate: config.logoAllowPrivate },
-    queue: deps.qrQueue,
-    logger: deps.logger,
-    visits: deps.visits,
-  };
+  const ctx = qrServiceContext(deps);
   const router = Router();
 
   router.get('/qr', validate({ query: pageQuerySchema }), async (req, res) => {
@@ -44,10 +33,15 @@ export function qrCodesRouter(deps: AppDeps): Router {
     sendData(res, { details: presentQrDetails(qr, data.clicks, config.publicUrl), data });
   });
 
-  router.post('/qr/add', validate({ body: qrCreateSchema }), async (req, res) => {
-    const qr = await createQr(currentUser(req).id, req.body as QrCreate, ctx);
-    sendCreated(res, { id: qr.id, link: qrLink(config.publicUrl, qr.alias) });
-  });
+  router.post(
+    '/qr/add',
+    validate({ body: qrCreateSchema }),
+    withinPlan(config.plans, 'maxQrCodes', QrCode),
+    async (req, res) => {
+      const qr = await createQr(currentUser(req).id, req.body as QrCreate, ctx);
+      sendCreated(res, { id: qr.id, link: qrLink(config.publicUrl, qr.alias) });
+    },
+  );
 
   router.put(
     '/qr/:id/update',

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Model } from 'mongoose';
 import { unassignEverywhere } from '../channels/channels.service';
+import type { AppDeps } from '../deps';
 import { deleteOwned, findOwned, listOwned } from '../shared/db/owned';
 import { notFound, validation } from '../shared/errors/app-error';
 import { nextId } from '../shared/ids/counter.model';
@@ -25,6 +26,20 @@ export interface QrServiceContext {
   queue: QrRenderQueue;
   logger: Logger;
   visits: Pick<Visits, 'deleteVisits'>;
+}
+
+/** The QR service's context as the API builds it from the app's dependencies. */
+export function qrServiceContext(
+  deps: Pick<AppDeps, 'config' | 'qrQueue' | 'logger' | 'visits'>,
+): QrServiceContext {
+  const { config } = deps;
+  return {
+    publicUrl: config.publicUrl,
+    logo: { logoDir: config.logoDir, allowPrivate: config.logoAllowPrivate },
+    queue: deps.qrQueue,
+    logger: deps.logger,
+    visits: deps.visits,
+  };
 }
 
 // The owned-record helpers take a plain Model<T>; this schema has no version key to match it.

@@ -11,6 +11,8 @@ const userSchema = new Schema(
     registered: { type: Date, required: true, default: () => new Date() },
     passwordHash: { type: String, default: null },
     apiKeyHash: { type: String, required: true, unique: true },
+    /** Administrators' keys may also manage users and plans (GemPixel's admin API). */
+    admin: { type: Boolean, required: true, default: false },
   },
   { versionKey: false, collection: 'users' },
 );

@@ -12,6 +12,7 @@ export interface NewUser {
   password?: string;
   expires?: Date;
   avatar?: string;
+  admin?: boolean;
 }
 
 function defaultAvatar(email: string): string {
@@ -40,6 +41,7 @@ export async function createUser(input: NewUser): Promise<{ user: UserRecord; ap
       registered: new Date(),
       passwordHash: input.password ? await hashPassword(input.password) : null,
       apiKeyHash: hashApiKey(apiKey),
+      admin: input.admin ?? false,
     });
     return { user: doc.toObject(), apiKey };
   } catch (err) {
@@ -66,4 +68,45 @@ export async function findUserByApiKey(apiKey: string): Promise<UserRecord | nul
 
 export async function findUserById(id: number): Promise<UserRecord | null> {
   return User.findOne({ id }).lean();
+}
+
+/** Grants or withdraws the administrator flag. */
+export async function setAdmin(userId: number, admin: boolean): Promise<UserRecord> {
+  const user = await User.findOneAndUpdate(
+    { id: userId },
+    { $set: { admin } },
+    { returnDocument: 'after' },
+  ).lean();
+  if (!user) throw notFound(`No user with id ${userId}`);
+  return user;
+}
+
+/** Moves a user to a plan (their `status`) with its end date; null never ends. */
+export async function setUserPlan(userId: number, plan: string, expires: Date | null) {
+  const updated = await User.findOneAndUpdate(
+    { id: userId },
+    { $set: { status: plan, expires } },
+  ).lean();
+  if (!updated) throw notFound('User not found');
+}
+
+export async function getUser(id: number): Promise<UserRecord> {
+  const user = await User.findOne({ id }).lean();
+  if (!user) throw notFound('User not found');
+  return user;
+}
+
+/** Users by id, optionally only administrators (`admin`) or one plan's users. */
+export async function listUsers(query: { filter?: string; limit: number; page: number }) {
+  const filter =
+    query.filter === undefined
+      ? {}
+      : query.filter === 'admin'
+        ? { admin: true }
+        : { status: query.filter };
+  return User.find(filter)
+    .sort({ id: 1 })
+    .skip((query.page - 1) * query.limit)
+    .limit(query.limit)
+    .lean();
 }

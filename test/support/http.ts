@@ -1,3 +1,5 @@
+import { request as httpRequest } from 'node:http';
+
 export interface TestResponse<T = Record<string, unknown>> {
   status: number;
   headers: Headers;
@@ -67,4 +69,35 @@ export interface ListBody<Key extends string, Item> {
     nextpage: number;
     maxpage: number;
   } & Record<Key, Item[]>;
+}
+
+/**
+ * A request through node:http, for what fetch refuses to send: a GET carrying a body, as
+ * GemPixel's Python and C# samples do. The body is sent as-is.
+ */
+export function rawRequest(
+  baseUrl: string,
+  path: string,
+  options: { method: string; headers?: Record<string, string>; body?: string },
+): Promise<{ status: number; body: Record<string, unknown>; text: string }> {
+  const { hostname, port } = new URL(baseUrl);
+  const headers: Record<string, string | number> = { ...options.headers };
+  if (options.body !== undefined) headers['content-length'] = Buffer.byteLength(options.body);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ hostname, port, path, method: options.method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const json = (res.headers['content-type'] ?? '').includes('json') && text;
+        resolve({
+          status: res.statusCode ?? 0,
+          body: json ? (JSON.parse(text) as Record<string, unknown>) : {},
+          text,
+        });
+      });
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
 }

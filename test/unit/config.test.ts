@@ -27,7 +27,30 @@ describe('configuration (pure)', () => {
     );
   });
 
+  it('reads PLANS, whose rate limits join PLAN_RATE_LIMITS and win for the same plan', () => {
+    const c = loadConfig({
+      PLANS: JSON.stringify([
+        { id: 1, name: 'free', maxLinks: 100, maxQrCodes: 0 },
+        { id: 2, name: 'pro', rateLimit: 500, maxDomains: 3 },
+      ]),
+      PLAN_RATE_LIMITS: '{"pro":120,"team":300}',
+    });
+    expect(c.plans).to.deep.equal([
+      { id: 1, name: 'free', maxLinks: 100, maxQrCodes: 0 },
+      { id: 2, name: 'pro', rateLimit: 500, maxDomains: 3 },
+    ]);
+    expect(c.planRateLimits).to.deep.equal({ pro: 500, team: 300 });
+    expect(loadConfig({}).plans).to.deep.equal([]);
+  });
+
   const refusals: Array<[NodeJS.ProcessEnv, RegExp]> = [
+    [{ PLANS: '[{"id":1' }, /PLANS must be a JSON list/],
+    [{ PLANS: '{"id":1,"name":"free"}' }, /PLANS is invalid: value must be an array/],
+    [{ PLANS: '[{"name":"free"}]' }, /PLANS is invalid: \[0\]\.id is required/],
+    [{ PLANS: '[{"id":1,"name":"Free Plan"}]' }, /PLANS is invalid: \[0\]\.name must be 1-32/],
+    [{ PLANS: '[{"id":1,"name":"a"},{"id":1,"name":"b"}]' }, /PLANS is invalid: .*duplicate/],
+    [{ PLANS: '[{"id":1,"name":"a","maxLinks":-1}]' }, /PLANS is invalid: \[0\]\.maxLinks/],
+    [{ PLANS: '[{"id":1,"name":"a","seats":3}]' }, /PLANS is invalid: \[0\]\.seats is not allowed/],
     [{ PORT: 'eighty' }, /PORT/],
     [{ PUBLIC_URL: 'ftp://x' }, /PUBLIC_URL/],
     [{ MONGODB_URI: 'postgres://x' }, /MONGODB_URI/],

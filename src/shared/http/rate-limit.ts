@@ -29,6 +29,11 @@ class RecoveringRedisStore extends RedisStore {
   }
 }
 
+/** The rate-limit counter of a user's key, under the limiter's prefix (see RedisKeys.rateLimit). */
+export function userRateLimitKey(userId: number): string {
+  return `user:${userId}`;
+}
+
 function authenticatedUser(req: Request) {
   return req.auth && 'user' in req.auth ? req.auth.user : undefined;
 }
@@ -48,7 +53,7 @@ export function createRateLimiter(options: RateLimitOptions): RequestHandler {
     },
     keyGenerator: (req) => {
       const user = authenticatedUser(req);
-      return user ? `user:${user.id}` : `ip:${ipKeyGenerator(req.ip ?? 'unknown')}`;
+      return user ? userRateLimitKey(user.id) : `ip:${ipKeyGenerator(req.ip ?? 'unknown')}`;
     },
     legacyHeaders: true,
     standardHeaders: 'draft-8',

@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import type Joi from 'joi';
 import { AppError } from '../errors/app-error';
+import { blankStripper } from './lenient';
 
 interface Schemas {
   params?: Joi.Schema;
@@ -9,6 +10,8 @@ interface Schemas {
 }
 
 const joiOptions: Joi.ValidationOptions = { abortEarly: true, stripUnknown: false, convert: true };
+/** Query strings are filters: one a client adds for another service (`order`, `utm_...`) is ignored. */
+const queryOptions: Joi.ValidationOptions = { ...joiOptions, stripUnknown: true };
 
 function describe(error: Joi.ValidationError): string {
   return error.details[0]?.message.replace(/"/g, '') ?? error.message;
@@ -18,26 +21,33 @@ function describe(error: Joi.ValidationError): string {
  * Validates and coerces the request at the edge. The coerced values are written back to
  * `req.params`, `req.body` and `res.locals.query` (Express 5's `req.query` is read-only).
  * Status: an unusable path parameter names no resource (404); bad query values are 400;
- * a body that fails its schema is 422 with the field named in the message.
+ * a body that fails its schema is 422 with the field named in the message. Query and body are
+ * read with GemPixel's leniency (see lenient.ts), so every endpoint forgives blanks the same way.
  */
 export function validate(schemas: Schemas): RequestHandler {
+  const query = schemas.query && { schema: schemas.query, strip: blankStripper(schemas.query) };
+  const body = schemas.body && { schema: schemas.body, strip: blankStripper(schemas.body) };
   return (req, res, next) => {
     if (schemas.params) {
       const { error, value } = schemas.params.validate(req.params, joiOptions);
       if (error) return next(new AppError(404, 'not_found', 'Not found'));
       req.params = value as typeof req.params;
     }
-    if (schemas.query) {
-      const { error, value } = schemas.query.validate(req.query, joiOptions);
+    if (query) {
+      const input = query.strip(req.query as Record<string, unknown>);
+      const { error, value } = query.schema.validate(input, queryOptions);
       if (error) return next(new AppError(400, 'bad_query', `Invalid query: ${describe(error)}`));
       res.locals.query = value;
     }
-    if (schemas.body) {
-      const body: unknown = req.body ?? {};
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    if (body) {
+      // PHP's json_encode([]) writes an empty options array as `[]`: GemPixel reads it as `{}`.
+      const sent: unknown = req.body ?? {};
+      const input = Array.isArray(sent) && sent.length === 0 ? {} : sent;
+      if (typeof input !== 'object' || input === null || Array.isArray(input)) {
         return next(new AppError(422, 'validation', 'Body must be a JSON object'));
       }
-      const { error, value } = schemas.body.validate(body, joiOptions);
+      const stripped = body.strip(input as Record<string, unknown>);
+      const { error, value } = body.schema.validate(stripped, joiOptions);
       if (error) return next(new AppError(422, 'validation', describe(error)));
       req.body = value;
     }

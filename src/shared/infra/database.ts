@@ -1,26 +1,27 @@
 import type { Logger } from 'pino';
 import type { Config } from '../../config';
-import { startEmbeddedMongo, type EmbeddedMongo } from './embedded-mongo';
 import { readEmbeddedUri } from './embedded-uri-file';
+import { startLocalEngine, type LocalEngine } from './mongo-engine/local-engine';
 import { connectMongo, disconnectMongo, ensureIndexes } from './mongo';
 
 export interface Database {
   uri: string;
-  embedded: EmbeddedMongo | undefined;
+  embedded: LocalEngine | undefined;
   close(): Promise<void>;
 }
 
 /**
- * Connects to MONGODB_URI. When it is unset, `own` starts the embedded engine in this process;
- * `shared` joins the engine a running `npm start` advertised (the worker and the CLI do this,
- * since an in-memory engine of their own would hold none of the service's data).
+ * Connects to MONGODB_URI. When it is unset, `own` starts a local engine in this process (a
+ * mongod, else the in-memory engine); `shared` joins the engine a running `npm start` advertised
+ * (the worker and the CLI do this: one mongod owns a data directory, and an in-memory engine of
+ * their own would hold none of the service's data).
  */
 export async function openDatabase(
   config: Config,
   logger: Logger,
   embeddedMode: 'own' | 'shared' = 'own',
 ): Promise<Database> {
-  let embedded: EmbeddedMongo | undefined;
+  let embedded: LocalEngine | undefined;
   let uri = config.mongodbUri;
   if (!uri && embeddedMode === 'shared') {
     uri = readEmbeddedUri(config.runtimeDir);
@@ -31,12 +32,8 @@ export async function openDatabase(
     }
   }
   if (!uri) {
-    embedded = await startEmbeddedMongo();
+    embedded = await startLocalEngine(config, logger);
     uri = embedded.uri;
-    logger.warn(
-      { uri },
-      'MONGODB_URI is not set: using the embedded in-memory engine. Data is NOT persisted and is lost on exit.',
-    );
   }
   await connectMongo(uri, config.mongodbDbName);
   await ensureIndexes();

@@ -6,16 +6,31 @@ export interface EmbeddedMongo {
   stop(): Promise<void>;
 }
 
+const enginePackage = '@jongodb/memory-server-bin-linux-x64-gnu';
+
+export class EmbeddedEngineMissingError extends Error {
+  override name = 'EmbeddedEngineMissingError';
+}
+
 function binaryPath(): string {
-  const pkg = require.resolve('@jongodb/memory-server-bin-linux-x64-gnu/package.json');
+  let pkg: string;
+  try {
+    pkg = require.resolve(`${enginePackage}/package.json`);
+  } catch {
+    throw new EmbeddedEngineMissingError(
+      `the in-memory engine (${enginePackage}) is not installed: it is an optional dependency, ` +
+        `installed on Linux x64 with glibc only and left out of the Docker image; set MONGODB_URI, ` +
+        `or put mongod on the PATH (or name it in MONGOD_BINARY)`,
+    );
+  }
   return path.join(path.dirname(pkg), 'bin', 'jongodb');
 }
 
 /**
  * Starts the embedded MongoDB-compatible engine on a free loopback port. It keeps data in memory
- * only; it is the zero-config default and what the tests use when MONGODB_URI is unset.
+ * only; the tests use it when MONGODB_URI is unset, and `npm start` when no mongod can be had.
  */
-export function startEmbeddedMongo(timeoutMs = 15_000): Promise<EmbeddedMongo> {
+export async function startEmbeddedMongo(timeoutMs = 15_000): Promise<EmbeddedMongo> {
   const child: ChildProcess = spawn(binaryPath(), ['--host=127.0.0.1', '--port=0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });

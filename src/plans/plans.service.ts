@@ -1,0 +1,41 @@
+import { forbidden, notFound } from '../shared/errors/app-error';
+import type { UserRecord } from '../users/user.model';
+import type { Plan, PlanLimit } from './plans.config';
+
+const LIMIT_LABELS: Record<PlanLimit, string> = {
+  maxLinks: 'a link',
+  maxQrCodes: 'a QR code',
+  maxDomains: 'a branded domain',
+};
+
+/** The plan a user is on (their `status` names it), or undefined when PLANS has no such plan. */
+export function planOf(plans: readonly Plan[], user: Pick<UserRecord, 'status'>): Plan | undefined {
+  return plans.find((plan) => plan.name === user.status);
+}
+
+/** A plan named by GemPixel's `planid`: its integer id, or its name. */
+export function findPlan(plans: readonly Plan[], planId: string | number): Plan {
+  const plan = plans.find((p) => String(p.id) === String(planId) || p.name === String(planId));
+  if (!plan) throw notFound(`Plan ${planId} not found`);
+  return plan;
+}
+
+/**
+ * Refuses a create that would take the user past their plan's limit (403 naming the limit).
+ * `count` counts the user's own live records; a limit that is absent means unlimited.
+ */
+export async function assertWithinPlan(
+  plans: readonly Plan[],
+  user: Pick<UserRecord, 'id' | 'status'>,
+  limit: PlanLimit,
+  count: (userId: number) => Promise<number>,
+): Promise<void> {
+  const max = planOf(plans, user)?.[limit];
+  if (max === undefined) return;
+  const used = await count(user.id);
+  if (used >= max) {
+    throw forbidden(
+      `Plan limit reached: ${limit} (${max}) on the ${user.status} plan; delete ${LIMIT_LABELS[limit]} or change plan`,
+    );
+  }
+}

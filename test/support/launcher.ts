@@ -1,0 +1,97 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { request } from './http';
+
+const run = promisify(execFile);
+export const root = path.resolve(__dirname, '..', '..');
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+    srv.once('error', reject);
+  });
+}
+
+async function until<T>(probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export interface LogEntry {
+  level: number;
+  name: string;
+  msg: string;
+  engine?: string;
+  reasons?: string[];
+  dataDir?: string;
+}
+
+export interface Launched {
+  url: string;
+  process: ChildProcess;
+  exit: Promise<number | null>;
+  /** The launcher's and its children's JSON log lines so far. */
+  logs: LogEntry[];
+}
+
+/** `npm start` as a newcomer runs it (src/start.ts), ready once /readyz answers 200. */
+export async function launch(env: NodeJS.ProcessEnv, readyTimeoutMs = 60_000): Promise<Launched> {
+  const url = `http://127.0.0.1:${env.PORT}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/start.ts'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const logs: LogEntry[] = [];
+  let pending = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    const lines = (pending + chunk.toString()).split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      if (line.startsWith('{')) logs.push(JSON.parse(line) as LogEntry);
+    }
+  });
+  const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  let exited = false;
+  void exit.then(() => (exited = true));
+  await until(
+    async () => (exited || (await request(url, '/readyz')).status === 200 ? true : undefined),
+    readyTimeoutMs,
+  ).catch(async (err: unknown) => {
+    child.kill('SIGTERM');
+    await exit;
+    throw err;
+  });
+  if (exited) throw new Error(`the service exited before it was ready: ${JSON.stringify(logs)}`);
+  return { url, process: child, exit, logs };
+}
+
+/** The operator CLI, joining the running service as the README shows; returns its one JSON line. */
+export async function cli<T>(env: NodeJS.ProcessEnv, args: string[]): Promise<T[]> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    cwd: root,
+    env,
+  });
+  return stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as T);
+}
+
+/** Stops a launched service the way an operator would (SIGTERM), so it stops its children too. */
+export async function shutDown(service: Launched | undefined): Promise<void> {
+  if (!service || service.process.exitCode !== null || service.process.signalCode !== null) return;
+  service.process.kill('SIGTERM');
+  await service.exit;
+}
