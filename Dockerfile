@@ -1,5 +1,6 @@
 # Build stage: compile TypeScript with the dev toolchain.
-FROM node:20-bookworm-slim AS build
+# Node 24: the active LTS line (Node 20 reached end of life in April 2026).
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY vendor ./vendor
@@ -11,7 +12,7 @@ RUN npm run build
 
 # Runtime stage: production dependencies and compiled code only. The same image runs the API
 # (default command) and the worker (`node dist/workers/main.js`).
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./

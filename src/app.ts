@@ -5,9 +5,11 @@ import type { AppDeps } from './deps';
 import { healthRouter } from './health/health.routes';
 import { apiRoutes, publicRoutes } from './routes';
 import { errorHandler, routeNotFound } from './shared/errors/error-handler';
+import { requireDependencies } from './shared/infra/dependencies';
 import { requireJsonBody } from './shared/http/content-type';
 import { requestLog } from './shared/http/request-log';
 import { createRateLimiter } from './shared/http/rate-limit';
+import { requireWellFormedStrings } from './shared/http/well-formed';
 
 /** Builds the Express app; does no I/O of its own, so the server and the tests share it. */
 export function createApp(deps: AppDeps): Express {
@@ -22,6 +24,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(healthRouter(deps));
 
   const api = express.Router();
+  api.use(requireDependencies(deps.redis));
   api.use(resolveAuth);
   api.use(
     createRateLimiter({
@@ -36,6 +39,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(requireAuth);
   api.use(requireJsonBody);
   api.use(express.json({ limit: config.bodyLimit, strict: true }));
+  api.use(requireWellFormedStrings);
   api.use(apiRoutes(deps));
   api.use(routeNotFound);
   app.use('/api', api);

@@ -53,7 +53,15 @@ const planMap = Joi.object().pattern(
 const schema = Joi.object({
   NODE_ENV: Joi.string().valid('development', 'production', 'test').default('development'),
   PORT: Joi.number().port().default(3000),
-  PUBLIC_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  // QR codes bake this origin into their images: in production it must be said, never guessed.
+  PUBLIC_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .when('NODE_ENV', {
+      is: 'production',
+      then: Joi.required().messages({
+        'any.required': 'PUBLIC_URL is required in production (the origin visitors use)',
+      }),
+    }),
   MONGODB_URI: Joi.string().uri({ scheme: ['mongodb', 'mongodb+srv'] }),
   MONGODB_DB: Joi.string().pattern(/^[A-Za-z0-9_-]{1,63}$/),
   MONGOD_BINARY: Joi.string(),

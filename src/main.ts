@@ -37,6 +37,7 @@ export async function main(): Promise<void> {
 
   onShutdown(logger, config.shutdownTimeoutMs, [
     () => server.close(),
+    () => visits.close(),
     () => qrQueue.close(),
     () => webhooks.close(),
     () => redis.quit(),

@@ -11,15 +11,36 @@ interface ComposeService {
   image?: string;
   build?: unknown;
   command?: string[];
-  environment?: Record<string, string>;
+  environment?: Record<string, string | null>;
   volumes?: string[];
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: unknown;
 }
 
-/** `${NAME:-default}` as docker compose interpolates it when NAME is unset. */
-function interpolate(value: string): string {
-  return String(value).replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1');
+/**
+ * The environment docker compose gives a container when the shell sets only `shell`: `${NAME:-d}`
+ * falls back to d, `${NAME:?message}` fails without NAME, and a bare `NAME:` passes NAME through.
+ */
+function containerEnv(
+  raw: Record<string, string | null>,
+  shell: Record<string, string>,
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === null) {
+      if (shell[name] !== undefined) env[name] = shell[name];
+      continue;
+    }
+    env[name] = String(value).replace(
+      /\$\{([A-Z_]+):([-?])([^}]*)\}/g,
+      (_m, variable: string, kind: string, rest: string) => {
+        if (shell[variable] !== undefined) return shell[variable];
+        if (kind === '-') return rest;
+        throw new Error(`compose refuses to start: ${rest}`);
+      },
+    );
+  }
+  return env;
 }
 
 describe('deployment files', () => {
@@ -39,7 +60,7 @@ describe('deployment files', () => {
   for (const name of ['api', 'worker']) {
     it(`gives the ${name} a valid config that points at the compose MongoDB and Redis`, () => {
       const raw = compose.services[name]?.environment ?? {};
-      const env = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, interpolate(v)]));
+      const env = containerEnv(raw, { PUBLIC_URL: 'https://go.example.test' });
       // Without these the container would fall back to the in-memory engine, a Redis on its own
       // loopback, or URLs pointing at localhost.
       for (const required of ['MONGODB_URI', 'REDIS_URL', 'PUBLIC_URL']) {
@@ -109,5 +130,51 @@ describe('deployment files', () => {
     for (const name of configVariables.filter((v) => v !== 'NODE_ENV')) {
       expect(readme, name).to.include(`\`${name}\``);
     }
+  });
+
+  it('refuses to start without PUBLIC_URL, and passes the deployment variables through', () => {
+    const raw = compose.services.api?.environment ?? {};
+    expect(() => containerEnv(raw, {})).to.throw(/PUBLIC_URL/);
+    const shell = {
+      PUBLIC_URL: 'https://go.example.test',
+      PLAN_RATE_LIMITS: '{"pro":120}',
+      PLANS: '[{"id":2,"name":"pro","maxLinks":100}]',
+      COUNTRY_HEADER: 'cf-ipcountry',
+      VISITOR_SALT: 'a-long-salt-value',
+      TRUST_PROXY: '1',
+    };
+    for (const name of ['api', 'worker']) {
+      const env = containerEnv(compose.services[name]?.environment ?? {}, shell);
+      for (const [variable, value] of Object.entries(shell))
+        expect(env[variable], `${name} ${variable}`).to.equal(value);
+      expect(loadConfig(env).countryHeader).to.equal('cf-ipcountry');
+    }
+  });
+
+  it('refuses a production start without an explicit PUBLIC_URL, naming it', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).to.throw(
+      'Invalid configuration: PUBLIC_URL: PUBLIC_URL is required in production (the origin visitors use)',
+    );
+    expect(
+      loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://go.example.test/' }).publicUrl,
+    ).to.equal('https://go.example.test');
+    expect(loadConfig({ NODE_ENV: 'development' }).publicUrl).to.equal('http://localhost:3000');
+  });
+
+  it('builds on a supported Node LTS line', () => {
+    const bases = [...read('Dockerfile').matchAll(/^FROM node:(\d+)/gm)].map((m) => Number(m[1]));
+    expect(bases).to.have.length(2);
+    // Node 20 reached end of life in April 2026; 22 and 24 are the LTS lines supported after it.
+    for (const major of bases) expect([22, 24]).to.include(major);
+  });
+
+  it('states the GeoIP data licence and its attribution in the README', () => {
+    const readme = read('README.md');
+    expect(readme).to.include('This product includes GeoLite2 Data created by MaxMind');
+    expect(readme).to.include('CC BY-SA 4.0');
+  });
+
+  it('runs the licence check in CI', () => {
+    expect(read('.ci/run')).to.match(/^npm run licenses$/m);
   });
 });

@@ -79,13 +79,13 @@ describe('error responses', () => {
 
   it('answers 500 with a generic message and no stack trace for an unexpected failure', async () => {
     const bare = express();
-    bare.get('/boom', () => {
+    bare.get('/api/boom', () => {
       throw new Error('secret internal detail at /srv/app.js:12');
     });
     bare.use(errorHandler(createLogger('silent')));
     const server = await listen(bare, 0, '127.0.0.1');
     try {
-      const res = await request(`http://127.0.0.1:${server.port}`, '/boom');
+      const res = await request(`http://127.0.0.1:${server.port}`, '/api/boom');
       expect(res.status).to.equal(500);
       expect(res.body).to.deep.equal({ error: 1, message: 'Internal server error' });
       expect(res.text).not.to.include('secret');
@@ -115,7 +115,7 @@ describe('error responses', () => {
         });
         const ready = await request(down.url, '/readyz');
         expect(ready.status).to.equal(503);
-        expect(ready.body).to.deep.equal({ status: 'unavailable', mongodb: 'up', redis: 'down' });
+        expect(ready.body).to.deep.include({ status: 'unavailable', mongodb: 'up', redis: 'down' });
       } finally {
         await down.close();
         deadRedis.disconnect();
@@ -139,7 +139,7 @@ describe('error responses', () => {
       });
       const ready = await request(app.url, '/readyz');
       expect(ready.status).to.equal(503);
-      expect(ready.body).to.deep.equal({ status: 'unavailable', mongodb: 'down', redis: 'up' });
+      expect(ready.body).to.deep.include({ status: 'unavailable', mongodb: 'down', redis: 'up' });
     });
   });
 });

@@ -19,7 +19,12 @@ describe('health probes', () => {
   it('GET /readyz answers 200 when MongoDB and Redis answer', async () => {
     const res = await request(app.url, '/readyz');
     expect(res.status).to.equal(200);
-    expect(res.body).to.deep.equal({ status: 'ready', mongodb: 'up', redis: 'up' });
+    expect(res.body).to.deep.equal({
+      status: 'ready',
+      mongodb: 'up',
+      redis: 'up',
+      clicks: { spooled: 0, lost: 0 },
+    });
   });
 
   it('is outside the rate limiter', async () => {

@@ -18,7 +18,7 @@ async function probe(check: () => Promise<unknown>, timeoutMs = 2000): Promise<'
 }
 
 /** Liveness and readiness probes: outside /api, no key, no rate limit. */
-export function healthRouter({ redis }: AppDeps): Router {
+export function healthRouter({ redis, visits }: AppDeps): Router {
   const router = Router();
 
   router.get('/healthz', (_req, res) => {
@@ -28,9 +28,12 @@ export function healthRouter({ redis }: AppDeps): Router {
   router.get('/readyz', async (_req, res) => {
     const [mongodb, redisState] = await Promise.all([probe(pingMongo), probe(() => redis.ping())]);
     const ready = mongodb === 'up' && redisState === 'up';
-    res
-      .status(ready ? 200 : 503)
-      .json({ status: ready ? 'ready' : 'unavailable', mongodb, redis: redisState });
+    res.status(ready ? 200 : 503).json({
+      status: ready ? 'ready' : 'unavailable',
+      mongodb,
+      redis: redisState,
+      clicks: visits.spoolStats(),
+    });
   });
 
   return router;

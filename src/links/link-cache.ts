@@ -35,8 +35,8 @@ export function linkCacheKey(domainId: number, alias: string): string {
 /**
  * In-process cache of resolved aliases, kept coherent across API processes by a Redis pub/sub
  * channel: every write publishes the keys it changed and each process drops them. Pub/sub loses
- * messages while a subscriber is disconnected, so entries are only served while the subscription
- * is live, and everything is dropped when it comes back. The TTL is a safety net, not the
+ * messages while a subscriber is disconnected, so entries are served past their TTL while it is
+ * away (stale beats a stalled redirect), and everything is dropped when it comes back. The TTL is a safety net, not the
  * mechanism: a change is visible at once in the writing process and within a message's delivery
  * time in the others.
  */
@@ -71,7 +71,10 @@ export class LinkCache {
     this.start();
     const hit = this.entries.get(key);
     if (!hit) return undefined;
-    if (this.live && Date.now() - hit.storedAt < this.ttlOf(hit)) return hit.target;
+    // While Redis is away no invalidation can arrive anyway: serve what we have, however old,
+    // rather than send every visitor to MongoDB. Everything is dropped when it comes back.
+    if (!this.live) return hit.target;
+    if (Date.now() - hit.storedAt < this.ttlOf(hit)) return hit.target;
     this.entries.delete(key);
     return undefined;
   }
@@ -110,6 +113,11 @@ export class LinkCache {
     this.start();
     if (this.live) return Promise.resolve();
     return new Promise((resolve) => this.liveWaiters.push(resolve));
+  }
+
+  /** False while Redis is away: entries are then served past their TTL. */
+  get receivingInvalidations(): boolean {
+    return this.live;
   }
 
   get size(): number {

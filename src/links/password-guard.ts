@@ -16,8 +16,33 @@ export const DEFAULT_PASSWORD_LIMITS: PasswordGuardLimits = {
 };
 
 /**
- * Counts wrong link passwords in Redis, shared by every API process. Each failure restarts the
- * window, so a client that keeps guessing stays locked out. Client addresses are hashed.
+ * Check and count in one step, so parallel guesses cannot all pass the check before any is
+ * counted: KEYS = client counter, link counter; ARGV = per-client cap, per-link cap, window.
+ * Returns 0 when the attempt may go ahead (and is now counted), else the seconds to wait.
+ */
+const TAKE_ATTEMPT = `
+local client = tonumber(redis.call('GET', KEYS[1]) or '0')
+local all = tonumber(redis.call('GET', KEYS[2]) or '0')
+local blocking = nil
+if client >= tonumber(ARGV[1]) then blocking = KEYS[1]
+elseif all >= tonumber(ARGV[2]) then blocking = KEYS[2] end
+if blocking then
+  local ttl = redis.call('TTL', blocking)
+  if ttl > 0 then return ttl end
+  return tonumber(ARGV[3])
+end
+redis.call('INCR', KEYS[1])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+redis.call('INCR', KEYS[2])
+redis.call('EXPIRE', KEYS[2], ARGV[3])
+return 0
+`;
+
+/**
+ * Counts link password attempts in Redis, shared by every API process. An attempt is counted
+ * before the password is checked (atomically with the check of the limit); a right password
+ * gives its attempt back. Each failure restarts the window, so a client that keeps guessing
+ * stays locked out. Client addresses are hashed.
  */
 export class PasswordGuard {
   constructor(
@@ -36,35 +61,23 @@ export class PasswordGuard {
     ];
   }
 
-  /** Seconds until the client may try again, or 0 when it may try now. */
-  async retryAfter(linkId: number, ip: string): Promise<number> {
-    const [clientKey, linkKey] = this.keysFor(linkId, ip);
-    const [client, all] = await this.redis.mget(clientKey, linkKey);
-    const blocking =
-      Number(client ?? 0) >= this.limits.perClient
-        ? clientKey
-        : Number(all ?? 0) >= this.limits.perLink
-          ? linkKey
-          : undefined;
-    if (!blocking) return 0;
-    const ttl = await this.redis.ttl(blocking);
-    return ttl > 0 ? ttl : this.limits.windowSeconds;
+  /** Takes one attempt: 0 when the client may check a password now, else seconds to wait. */
+  async takeAttempt(linkId: number, ip: string): Promise<number> {
+    const { perClient, perLink, windowSeconds } = this.limits;
+    const wait = await this.redis.eval(
+      TAKE_ATTEMPT,
+      2,
+      ...this.keysFor(linkId, ip),
+      perClient,
+      perLink,
+      windowSeconds,
+    );
+    return Number(wait);
   }
 
-  async failed(linkId: number, ip: string): Promise<void> {
-    const [clientKey, linkKey] = this.keysFor(linkId, ip);
-    const window = this.limits.windowSeconds;
-    await this.redis
-      .multi()
-      .incr(clientKey)
-      .expire(clientKey, window)
-      .incr(linkKey)
-      .expire(linkKey, window)
-      .exec();
-  }
-
+  /** A right password: the client's count restarts and the link's attempt is given back. */
   async succeeded(linkId: number, ip: string): Promise<void> {
-    const [clientKey] = this.keysFor(linkId, ip);
-    await this.redis.del(clientKey);
+    const [clientKey, linkKey] = this.keysFor(linkId, ip);
+    await this.redis.multi().del(clientKey).decr(linkKey).exec();
   }
 }

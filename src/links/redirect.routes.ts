@@ -1,5 +1,6 @@
 import express, { Router, type Request, type Response } from 'express';
 import type { AppDeps } from '../deps';
+import { assertMongoUp } from '../shared/infra/dependencies';
 import { brandedDomainOf, sendPublicNotFound } from '../shared/http/public-context';
 import { verifyPassword } from '../shared/secrets';
 import { linkCacheFor, linkCacheKey, type LinkTarget } from './link-cache';
@@ -29,7 +30,10 @@ export function redirectRouter(deps: AppDeps): Router {
     if (!key) return null;
     const domainId = brandedDomainOf(res)?.id ?? DEFAULT_DOMAIN_ID;
     const alias = req.params.alias as string;
-    return cache.resolve(key, async () => toLinkTarget(await findLinkTarget(domainId, alias)));
+    return cache.resolve(key, async () => {
+      assertMongoUp();
+      return toLinkTarget(await findLinkTarget(domainId, alias));
+    });
   }
 
   /** A bare 302: no content negotiation nor body, since nobody reads a redirect's body. */
@@ -69,7 +73,7 @@ export function redirectRouter(deps: AppDeps): Router {
       if (decision.kind === 'gone') return sendLinkGone(res);
       if (decision.kind === 'redirect' || !target.passwordHash) return redirect(req, res, target);
       const ip = req.ip ?? 'unknown';
-      const wait = await guard.retryAfter(target.id, ip);
+      const wait = await guard.takeAttempt(target.id, ip);
       if (wait > 0) return sendTooManyAttempts(res, wait);
       const body = req.body as Record<string, unknown> | undefined;
       const password = typeof body?.password === 'string' ? body.password : '';
@@ -77,7 +81,6 @@ export function redirectRouter(deps: AppDeps): Router {
         await guard.succeeded(target.id, ip);
         return redirect(req, res, target);
       }
-      await guard.failed(target.id, ip);
       sendPasswordForm(res, 401, req.params.alias);
     },
   );

@@ -64,8 +64,8 @@ export function qrPublicRouter(deps: AppDeps): Router {
   router.get('/s/:alias', async (req, res) => {
     const qr = await findQrByAlias(req.params.alias);
     if (!qr || qr.type !== 'link') return sendPublicNotFound(res, req.path);
-    // Queued, not awaited: recording never delays the redirect.
-    deps.visits.record({ kind: 'qr', id: qr.id }, req);
+    // Queued, not awaited: recording never delays the redirect. HEAD is a monitor, not a scan.
+    if (req.method !== 'HEAD') deps.visits.record({ kind: 'qr', id: qr.id }, req);
     // Every scan must reach us to be counted: no cache may replay the redirect.
     res.setHeader('Cache-Control', 'private, no-store');
     res.redirect(302, qr.data as string);

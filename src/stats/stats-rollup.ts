@@ -1,35 +1,14 @@
 import type { AnyBulkWriteOperation } from 'mongoose';
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '../shared/infra/redis-keys';
-import { targetKey, type DescribedVisit, type Dimension } from '../shared/visits/visits.types';
+import type { BucketDoc } from '../shared/visits/visit-buckets';
+import type { RollupContributor, RollupIncrement } from '../shared/visits/visit-rollups';
+import { targetKey, type Dimension } from '../shared/visits/visits.types';
 import { VisitHour, VisitHourLabel, type VisitHourRecord } from './stats.model';
 
 const HOUR_MS = 3_600_000;
 /** A visitor seen in an hour is remembered this long, so later batches of that hour do not recount them. */
 const HOUR_SET_TTL_S = 48 * 3600;
-
-interface HourRollup {
-  target: string;
-  hour: Date;
-  sketch: string;
-  clicks: number;
-  bots: number;
-  visitors: Set<string>;
-}
-
-interface LabelRollup {
-  target: string;
-  hour: Date;
-  dim: Dimension;
-  label: string;
-  count: number;
-}
-
-/** What one batch adds to the hourly rollups, summed per target, hour and label. */
-export interface RollupPlan {
-  hours: Map<string, HourRollup>;
-  labels: Map<string, LabelRollup>;
-}
 
 export function hourOf(at: number): Date {
   return new Date(Math.floor(at / HOUR_MS) * HOUR_MS);
@@ -48,106 +27,108 @@ function hourSetKey(keys: RedisKeys, id: string): string {
   return keys.key('visits', 'hourset', id);
 }
 
-export function planRollups(visits: DescribedVisit[]): RollupPlan {
-  const plan: RollupPlan = { hours: new Map(), labels: new Map() };
-  for (const visit of visits) {
-    const target = targetKey({ kind: visit.kind, id: visit.targetId });
-    const hour = hourOf(visit.at);
-    const id = `${target}|${hour.toISOString()}`;
-    let rollup = plan.hours.get(id);
-    if (!rollup) {
-      rollup = {
-        target,
-        hour,
-        sketch: sketchName(target, hour),
-        clicks: 0,
-        bots: 0,
-        visitors: new Set(),
-      };
-      plan.hours.set(id, rollup);
-    }
-    if (visit.bot) {
-      rollup.bots += 1;
-      continue;
-    }
-    rollup.clicks += 1;
-    rollup.visitors.add(visit.visitor);
-    const labels: Record<Dimension, string> = {
-      country: visit.country,
-      referrer: visit.referrerLabel,
-      browser: visit.browser,
-      os: visit.os,
-    };
-    for (const [dim, label] of Object.entries(labels) as Array<[Dimension, string]>) {
-      const labelId = JSON.stringify([id, dim, label]);
-      const entry = plan.labels.get(labelId) ?? { target, hour, dim, label, count: 0 };
-      entry.count += 1;
-      plan.labels.set(labelId, entry);
-    }
+/** Groups a sum per key, keeping the first description seen. */
+function summed<T>(
+  entries: Array<[string, T, string, number]>,
+): Map<string, [T, Record<string, number>]> {
+  const out = new Map<string, [T, Record<string, number>]>();
+  for (const [key, value, field, n] of entries) {
+    const entry: [T, Record<string, number>] = out.get(key) ?? [value, {}];
+    entry[1][field] = (entry[1][field] ?? 0) + n;
+    out.set(key, entry);
   }
-  return plan;
+  return out;
 }
 
 /**
- * Adds the batch's visitors to each hour's set and each day's sketch; answers, per hour, how many
- * of them that hour had not seen yet. With Redis down the answer is empty: uniques come out low,
- * clicks stay exact.
+ * Clicks and bots per target and UTC hour (the time series), counted by the apply step with the
+ * other rollups. The filter names the hour's sketch, so an inserted document carries it.
  */
-async function countNewVisitors(
-  plan: RollupPlan,
-  redis: Redis,
-  keys: RedisKeys,
-): Promise<Map<string, number>> {
-  const counted = [...plan.hours].filter(([, r]) => r.visitors.size > 0);
-  if (counted.length === 0) return new Map();
-  const pipeline = redis.pipeline();
-  for (const [id, rollup] of counted) {
-    pipeline.sadd(hourSetKey(keys, id), ...rollup.visitors);
-    pipeline.expire(hourSetKey(keys, id), HOUR_SET_TTL_S);
-    pipeline.pfadd(dailySketchKey(keys, rollup.sketch), ...rollup.visitors);
+export const hourlyRollup: RollupContributor = (buckets) => {
+  const collection = VisitHour.collection.collectionName;
+  const entries: Array<[string, Record<string, unknown>, string, number]> = [];
+  for (const bucket of buckets) {
+    const target = targetKey({ kind: bucket.kind, id: bucket.targetId });
+    for (const visit of bucket.visits) {
+      const hour = hourOf(visit.at.getTime());
+      const filter = { target, hour, sketch: sketchName(target, hour) };
+      entries.push([`${target}|${hour.toISOString()}`, filter, visit.bot ? 'bots' : 'clicks', 1]);
+    }
   }
-  const replies = await pipeline.exec().catch(() => null);
-  const added = new Map<string, number>();
-  counted.forEach(([id], i) => {
-    const [err, n] = replies?.[i * 3] ?? [null, 0];
-    added.set(id, err ? 0 : Number(n));
-  });
-  return added;
-}
-
-/** The batch's rollups as bulk write operations: `$inc` upserts, one per target, hour and label. */
-export function rollupOperations(plan: RollupPlan, newVisitors: Map<string, number>) {
-  const hours: Array<AnyBulkWriteOperation<VisitHourRecord>> = [...plan.hours].map(([id, r]) => ({
-    updateOne: {
-      filter: { target: r.target, hour: r.hour },
-      update: {
-        $inc: { clicks: r.clicks, bots: r.bots, uniques: newVisitors.get(id) ?? 0 },
-        $setOnInsert: { sketch: r.sketch },
-      },
-      upsert: true,
-    },
+  return [...summed(entries).values()].map(([filter, inc]): RollupIncrement => ({
+    collection,
+    filter,
+    inc,
   }));
-  const labels = [...plan.labels.values()].map((l) => ({
-    updateOne: {
-      filter: { target: l.target, hour: l.hour, dim: l.dim, label: l.label },
-      update: { $inc: { count: l.count } },
-      upsert: true,
-    },
-  }));
-  return { hours, labels };
-}
+};
 
-/** Keeps the hourly rollups and daily sketches up to date with a batch of drained visits. */
-export async function writeRollups(
-  visits: DescribedVisit[],
+/** Clicks per label (country, referrer, browser, OS) of each target and UTC hour; bots left out. */
+export const hourlyLabelsRollup: RollupContributor = (buckets) => {
+  const collection = VisitHourLabel.collection.collectionName;
+  const entries: Array<[string, Record<string, unknown>, string, number]> = [];
+  for (const bucket of buckets) {
+    const target = targetKey({ kind: bucket.kind, id: bucket.targetId });
+    for (const visit of bucket.visits) {
+      if (visit.bot) continue;
+      const hour = hourOf(visit.at.getTime());
+      const labels: Record<Dimension, string> = {
+        country: visit.country,
+        referrer: visit.referrer,
+        browser: visit.browser,
+        os: visit.os,
+      };
+      for (const [dim, label] of Object.entries(labels)) {
+        const key = JSON.stringify([target, hour.toISOString(), dim, label]);
+        entries.push([key, { target, hour, dim, label }, 'count', 1]);
+      }
+    }
+  }
+  return [...summed(entries).values()].map(([filter, inc]) => ({ collection, filter, inc }));
+};
+
+/**
+ * Adds the batches' visitors to each hour's set and each day's sketch, then counts into the hour
+ * the visitors it had not seen yet. Redis remembers who was seen, so a replayed batch adds
+ * nothing twice. With Redis down uniques come out low; clicks stay exact.
+ */
+export async function writeHourlyUniques(
+  buckets: readonly BucketDoc[],
   redis: Redis,
   keys: RedisKeys,
 ): Promise<void> {
-  if (visits.length === 0) return;
-  const plan = planRollups(visits);
-  const ops = rollupOperations(plan, await countNewVisitors(plan, redis, keys));
-  if (ops.hours.length) await VisitHour.bulkWrite(ops.hours, { ordered: false });
-  if (ops.labels.length) await VisitHourLabel.bulkWrite(ops.labels, { ordered: false });
+  const hours = new Map<string, { target: string; hour: Date; visitors: Set<string> }>();
+  for (const bucket of buckets) {
+    const target = targetKey({ kind: bucket.kind, id: bucket.targetId });
+    for (const visit of bucket.visits) {
+      if (visit.bot) continue;
+      const hour = hourOf(visit.at.getTime());
+      const id = `${target}|${hour.toISOString()}`;
+      const entry = hours.get(id) ?? { target, hour, visitors: new Set<string>() };
+      entry.visitors.add(visit.visitor);
+      hours.set(id, entry);
+    }
+  }
+  if (hours.size === 0) return;
+  const pipeline = redis.pipeline();
+  for (const [id, h] of hours) {
+    pipeline.sadd(hourSetKey(keys, id), ...h.visitors);
+    pipeline.expire(hourSetKey(keys, id), HOUR_SET_TTL_S);
+    pipeline.pfadd(dailySketchKey(keys, sketchName(h.target, h.hour)), ...h.visitors);
+  }
+  const replies = await pipeline.exec().catch(() => null);
+  if (!replies) return;
+  const ops: Array<AnyBulkWriteOperation<VisitHourRecord>> = [];
+  [...hours.values()].forEach((h, i) => {
+    const [err, added] = replies[i * 3] ?? [null, 0];
+    if (!err && Number(added) > 0)
+      ops.push({
+        updateOne: {
+          filter: { target: h.target, hour: h.hour },
+          update: { $inc: { uniques: Number(added) } },
+        },
+      });
+  });
+  if (ops.length) await VisitHour.bulkWrite(ops, { ordered: false });
 }
 
 /** Removes the rollups and sketches of a deleted link or QR code. */

@@ -2,7 +2,8 @@ import type { Logger } from '../shared/infra/logger';
 import { Link } from '../links/link.model';
 import { QrCode } from '../qr-codes/qr-code.model';
 import type { VisitBatchHook } from '../shared/visits/visit-apply';
-import type { DescribedVisit, VisitKind } from '../shared/visits/visits.types';
+import type { BucketDoc } from '../shared/visits/visit-buckets';
+import type { VisitKind } from '../shared/visits/visits.types';
 import { Webhook } from './webhook.model';
 import type { WebhookEvents } from './webhooks.jobs';
 
@@ -16,25 +17,27 @@ export interface ClickSummary {
   countries: Record<string, number>;
 }
 
-export function summariseClicks(visits: DescribedVisit[]): ClickSummary[] {
+export function summariseClicks(buckets: readonly BucketDoc[]): ClickSummary[] {
   const byTarget = new Map<string, ClickSummary>();
-  for (const v of visits) {
-    if (v.bot) continue;
-    const key = `${v.kind}:${v.targetId}`;
-    const at = new Date(v.at).toISOString();
-    const s = byTarget.get(key) ?? {
-      type: v.kind,
-      id: v.targetId,
-      clicks: 0,
-      first: at,
-      last: at,
-      countries: {},
-    };
-    s.clicks += 1;
-    if (at < s.first) s.first = at;
-    if (at > s.last) s.last = at;
-    s.countries[v.country] = (s.countries[v.country] ?? 0) + 1;
-    byTarget.set(key, s);
+  for (const bucket of buckets) {
+    for (const v of bucket.visits) {
+      if (v.bot) continue;
+      const key = `${bucket.kind}:${bucket.targetId}`;
+      const at = v.at.toISOString();
+      const s = byTarget.get(key) ?? {
+        type: bucket.kind,
+        id: bucket.targetId,
+        clicks: 0,
+        first: at,
+        last: at,
+        countries: {},
+      };
+      s.clicks += 1;
+      if (at < s.first) s.first = at;
+      if (at > s.last) s.last = at;
+      s.countries[v.country] = (s.countries[v.country] ?? 0) + 1;
+      byTarget.set(key, s);
+    }
   }
   return [...byTarget.values()];
 }
@@ -52,9 +55,9 @@ async function ownersOf(kind: VisitKind, ids: number[]): Promise<Map<number, num
  * per batch while nobody subscribes.
  */
 export function clicksWebhookHook(events: WebhookEvents, logger: Logger): VisitBatchHook {
-  return async (visits) => {
+  return async (buckets) => {
     try {
-      const summaries = summariseClicks(visits);
+      const summaries = summariseClicks(buckets);
       if (summaries.length === 0) return;
       if (!(await Webhook.exists({ events: 'clicks', disabledAt: null }))) return;
       const idsOf = (kind: VisitKind) => summaries.filter((s) => s.type === kind).map((s) => s.id);

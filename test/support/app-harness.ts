@@ -53,7 +53,8 @@ export async function startTestApp(
       }),
     ...extra,
   };
-  const server = await listen(createApp(deps), 0, '127.0.0.1');
+  // Test clients are never mid-request when a test closes its app: no grace to wait out.
+  const server = await listen(createApp(deps), 0, '127.0.0.1', { idleGraceMs: 0 });
   return {
     url: `http://127.0.0.1:${server.port}`,
     config,

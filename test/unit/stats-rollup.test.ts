@@ -1,65 +1,71 @@
 import { expect } from 'chai';
-import { planRollups, rollupOperations } from '../../src/stats/stats-rollup';
-import type { DescribedVisit } from '../../src/shared/visits/visits.types';
+import { hourlyLabelsRollup, hourlyRollup } from '../../src/stats/stats-rollup';
+import type { BucketDoc, BucketVisit } from '../../src/shared/visits/visit-buckets';
 
-function visit(at: string, overrides: Partial<DescribedVisit> = {}): DescribedVisit {
+function visit(at: string, overrides: Partial<BucketVisit> = {}): BucketVisit {
   return {
-    kind: 'link',
-    targetId: 7,
-    at: Date.parse(at),
+    entryId: at,
+    at: new Date(at),
     visitor: 'v1',
     country: 'Germany',
-    userAgent: 'ua',
-    referrer: '',
+    referrer: 'Direct',
     browser: 'Chrome',
     os: 'Windows',
-    referrerLabel: 'Direct',
     social: null,
     bot: false,
     ...overrides,
   };
 }
 
+function bucket(kind: 'link' | 'qr', visits: BucketVisit[]): BucketDoc {
+  return {
+    _id: `${kind}:7:x`,
+    kind,
+    targetId: 7,
+    from: visits[0]?.at ?? new Date(),
+    to: visits[visits.length - 1]?.at ?? new Date(),
+    batch: { applier: 'a', seq: 1 },
+    entryIds: visits.map((v) => v.entryId),
+    visits,
+  };
+}
+
 describe('hourly rollups (pure)', () => {
-  it('sums a batch per target and UTC hour, bots apart, into one upsert each', () => {
-    const plan = planRollups([
+  const buckets = [
+    bucket('link', [
       visit('2024-01-01T10:05:00Z'),
       visit('2024-01-01T10:55:00Z', { visitor: 'v2', country: 'France' }),
       visit('2024-01-01T10:56:00Z', { bot: true }),
       visit('2024-01-01T11:00:00Z'),
-      visit('2024-01-01T11:00:00Z', { kind: 'qr' }),
+    ]),
+    bucket('qr', [visit('2024-01-01T11:00:00Z')]),
+  ];
+
+  it('sums clicks and bots per target and UTC hour, one increment each', () => {
+    expect(hourlyRollup(buckets).map((w) => [w.filter, w.inc])).to.deep.equal([
+      [
+        { target: 'link:7', hour: new Date('2024-01-01T10:00:00Z'), sketch: 'link:7|2024-01-01' },
+        { clicks: 2, bots: 1 },
+      ],
+      [
+        { target: 'link:7', hour: new Date('2024-01-01T11:00:00Z'), sketch: 'link:7|2024-01-01' },
+        { clicks: 1 },
+      ],
+      [
+        { target: 'qr:7', hour: new Date('2024-01-01T11:00:00Z'), sketch: 'qr:7|2024-01-01' },
+        { clicks: 1 },
+      ],
     ]);
-    const ops = rollupOperations(plan, new Map([['link:7|2024-01-01T10:00:00.000Z', 2]]));
-    expect(ops.hours.map((o) => 'updateOne' in o && o.updateOne)).to.deep.equal([
-      {
-        filter: { target: 'link:7', hour: new Date('2024-01-01T10:00:00Z') },
-        update: {
-          $inc: { clicks: 2, bots: 1, uniques: 2 },
-          $setOnInsert: { sketch: 'link:7|2024-01-01' },
-        },
-        upsert: true,
-      },
-      {
-        filter: { target: 'link:7', hour: new Date('2024-01-01T11:00:00Z') },
-        update: {
-          $inc: { clicks: 1, bots: 0, uniques: 0 },
-          $setOnInsert: { sketch: 'link:7|2024-01-01' },
-        },
-        upsert: true,
-      },
-      {
-        filter: { target: 'qr:7', hour: new Date('2024-01-01T11:00:00Z') },
-        update: {
-          $inc: { clicks: 1, bots: 0, uniques: 0 },
-          $setOnInsert: { sketch: 'qr:7|2024-01-01' },
-        },
-        upsert: true,
-      },
-    ]);
-    const countries = ops.labels
-      .map((o) => o.updateOne)
-      .filter((u) => u.filter.dim === 'country' && u.filter.target === 'link:7')
-      .map((u) => [u.filter.hour.toISOString().slice(11, 13), u.filter.label, u.update.$inc.count]);
+  });
+
+  it('counts labels per hour without bots', () => {
+    const countries = hourlyLabelsRollup(buckets)
+      .filter((w) => w.filter.dim === 'country' && w.filter.target === 'link:7')
+      .map((w) => [
+        (w.filter.hour as Date).toISOString().slice(11, 13),
+        w.filter.label,
+        w.inc.count,
+      ]);
     expect(countries).to.deep.equal([
       ['10', 'Germany', 1],
       ['10', 'France', 1],

@@ -1,13 +1,41 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import Joi from 'joi';
 import type { Logger } from 'pino';
+import { escapeHtml, sendPage } from '../http/pages';
 import { AppError, notFound, serviceUnavailable } from './app-error';
 import { isInfrastructureUnavailable } from './infra-errors';
 import { isDuplicateKeyError } from '../db/duplicate-key';
+import { isMongoError, mongoHealth, UNAVAILABLE_MESSAGE } from '../infra/dependencies';
 
-interface BodyParserError extends Error {
+/** What body-parser, raw-body and the router attach to the errors they raise (http-errors). */
+interface HttpError extends Error {
   type?: string;
   status?: number;
+  code?: string;
+}
+
+/** Messages for the parser failures a client can cause, by body-parser's `type`. */
+const parserMessages: Record<string, [status: number, code: string, message: string]> = {
+  'entity.parse.failed': [400, 'bad_json', 'Malformed JSON body'],
+  'entity.too.large': [413, 'payload_too_large', 'Request body is too large'],
+  'parameters.too.many': [413, 'payload_too_large', 'Too many form fields'],
+  'encoding.unsupported': [415, 'unsupported_media_type', 'Unsupported body encoding'],
+  'charset.unsupported': [415, 'unsupported_media_type', 'Unsupported body encoding'],
+  'request.aborted': [400, 'bad_request', 'Request body was cut short'],
+  'request.size.invalid': [400, 'bad_request', 'Request body does not match its Content-Length'],
+};
+
+/** A client error raised by a parser (body, form, URI); null for anything else. */
+function fromParser(err: HttpError): AppError | null {
+  const known = err.type ? parserMessages[err.type] : undefined;
+  if (known) return new AppError(known[0], known[1], known[2]);
+  if (err instanceof URIError && err.status === 400)
+    return new AppError(400, 'bad_uri', 'Malformed percent-encoding in the URL');
+  if (typeof err.status !== 'number' || err.status < 400 || err.status >= 500) return null;
+  // zlib and brotli codes: a body labelled gzip/deflate/br that is not.
+  if (err.code?.startsWith('Z_') || err.code?.startsWith('ERR__ERROR'))
+    return new AppError(400, 'bad_encoding', 'Request body does not match its Content-Encoding');
+  return new AppError(err.status, 'bad_request', 'Malformed request');
 }
 
 /** Maps any thrown value onto the AppError the client sees. */
@@ -15,39 +43,57 @@ export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (Joi.isError(err))
     return new AppError(422, 'validation', err.details[0]?.message ?? err.message);
-  const bp = err as BodyParserError;
-  if (bp instanceof Error && typeof bp.type === 'string') {
-    if (bp.type === 'entity.parse.failed')
-      return new AppError(400, 'bad_json', 'Malformed JSON body');
-    if (bp.type === 'entity.too.large')
-      return new AppError(413, 'payload_too_large', 'Request body is too large');
-    if (bp.type === 'encoding.unsupported' || bp.type === 'charset.unsupported')
-      return new AppError(415, 'unsupported_media_type', 'Unsupported body encoding');
+  if (err instanceof Error) {
+    const parsed = fromParser(err as HttpError);
+    if (parsed) return parsed;
   }
   if (isDuplicateKeyError(err)) {
     const field = Object.keys(err.keyValue ?? {})[0];
     return new AppError(409, 'conflict', field ? `${field} is already taken` : 'Already exists');
   }
   if (isInfrastructureUnavailable(err)) {
-    return serviceUnavailable('Service temporarily unavailable, try again shortly', err);
+    if (isMongoError(err)) mongoHealth.markDown();
+    return serviceUnavailable(UNAVAILABLE_MESSAGE, err);
   }
   return new AppError(500, 'internal', 'Internal server error', { cause: err });
 }
 
-/** The single place that turns failures into the spec's `{"error":1,"message":...}` body. */
+/** `/api` answers JSON; every other route is seen by a visitor's browser. */
+function isApiRequest(req: Request): boolean {
+  return /^\/api(?:[/?]|$)/.test(req.originalUrl);
+}
+
+function sendErrorPage(res: Response, error: AppError): void {
+  const title = error.status >= 500 ? 'Something went wrong' : 'This request cannot be answered';
+  sendPage(
+    res,
+    error.status,
+    title,
+    `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(error.message)}.</p>`,
+  );
+}
+
+/**
+ * The single place that turns failures into answers: the spec's `{"error":1,"message":...}` on
+ * `/api`, an HTML page for visitors.
+ */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const appError = toAppError(err);
     const log = req.log ?? logger;
-    if (appError.status >= 500) {
+    if (appError.status >= 500 && appError.status !== 503) {
       log.error({ err: appError.cause ?? err, code: appError.code }, 'request failed');
+    } else if (appError.status === 503) {
+      log.warn({ err: (appError.cause as Error | undefined)?.message }, 'dependency unavailable');
     }
     if (res.headersSent) {
       res.destroy();
       return;
     }
     for (const [name, value] of Object.entries(appError.headers)) res.setHeader(name, value);
-    res.status(appError.status).json({ error: 1, message: appError.message });
+    if (isApiRequest(req))
+      res.status(appError.status).json({ error: 1, message: appError.message });
+    else sendErrorPage(res, appError);
   };
 }
 

@@ -3,6 +3,8 @@ import path from 'node:path';
 
 export interface EmbeddedMongo {
   uri: string;
+  /** The engine's process, for fault tests that pause or kill it. */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -62,6 +64,7 @@ export async function startEmbeddedMongo(timeoutMs = 15_000): Promise<EmbeddedMo
       child.removeAllListeners('exit');
       resolve({
         uri: match[1],
+        pid: child.pid,
         stop: () =>
           new Promise<void>((done) => {
             if (child.exitCode !== null || child.signalCode !== null) return done();

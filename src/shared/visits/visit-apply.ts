@@ -1,11 +1,20 @@
-import type { AnyBulkWriteOperation } from 'mongoose';
+import { randomBytes } from 'node:crypto';
+import mongoose, { type mongo } from 'mongoose';
 import type { Redis } from 'ioredis';
+import { isOnlyDuplicateKeys } from '../db/duplicate-key';
 import type { RedisKeys } from '../infra/redis-keys';
-import { writeRollups } from '../../stats/stats-rollup';
+import {
+  insertBuckets,
+  storedBucketsOf,
+  toBuckets,
+  type BatchId,
+  type BucketDoc,
+} from './visit-buckets';
 import { describeVisit } from './visit-describe';
-import { VisitBucket, VisitCount, VisitTotal } from './visit.model';
+import { writeHourlyUniques } from '../../stats/stats-rollup';
+import { ROLLUPS, type RollupIncrement } from './visit-rollups';
 import { uniqueVisitorsKey } from './visit-stream';
-import { targetKey, type CapturedVisit, type DescribedVisit, type Dimension } from './visits.types';
+import { targetKey, type CapturedVisit } from './visits.types';
 
 export interface QueuedVisit {
   /** Unique per visit (the stream entry id); makes storing a redelivered visit a no-op. */
@@ -13,121 +22,157 @@ export interface QueuedVisit {
   visit: CapturedVisit;
 }
 
-/** Told of every applied batch (the `clicks` webhook); must not throw. */
-export type VisitBatchHook = (visits: DescribedVisit[]) => Promise<void>;
-
-/** Entry ids among `ids` that an earlier delivery already stored. */
-async function alreadyStored(ids: string[]): Promise<Set<string>> {
-  const buckets = await VisitBucket.find({ entryIds: { $in: ids } }).lean();
-  const wanted = new Set(ids);
-  return new Set(buckets.flatMap((b) => b.entryIds).filter((id) => wanted.has(id)));
-}
-
-/** Stores the visits as one bucket per target. */
-async function storeBuckets(
-  described: Array<{ entryId: string; visit: DescribedVisit }>,
-): Promise<void> {
-  const byTarget = new Map<string, Array<{ entryId: string; visit: DescribedVisit }>>();
-  for (const item of described) {
-    const key = targetKey({ kind: item.visit.kind, id: item.visit.targetId });
-    byTarget.set(key, [...(byTarget.get(key) ?? []), item]);
-  }
-  const buckets = [...byTarget].map(([key, items]) => {
-    const first = items[0] as { entryId: string; visit: DescribedVisit };
-    const times = items.map((i) => i.visit.at);
-    return {
-      _id: `${key}:${first.entryId}`,
-      kind: first.visit.kind,
-      targetId: first.visit.targetId,
-      from: new Date(Math.min(...times)),
-      to: new Date(Math.max(...times)),
-      entryIds: items.map((i) => i.entryId),
-      visits: items.map(({ entryId, visit }) => ({
-        entryId,
-        at: new Date(visit.at),
-        visitor: visit.visitor,
-        country: visit.country,
-        referrer: visit.referrerLabel,
-        browser: visit.browser,
-        os: visit.os,
-        social: visit.social,
-        bot: visit.bot,
-      })),
-    };
-  });
-  await VisitBucket.insertMany(buckets, { ordered: false });
-}
-
-function add(map: Map<string, number>, key: string, n = 1): void {
-  map.set(key, (map.get(key) ?? 0) + n);
+/** Where a test may stop the apply step, as a crash would (see test/reliability/drainer). */
+export interface ApplyFaults {
+  /** After the batch's new buckets are stored; `entryIds` are the batch's. */
+  afterStore?(entryIds: readonly string[]): void | Promise<void>;
+  /** Before one rollup collection is written; the others may already be. */
+  beforeRollup?(collection: string): void | Promise<void>;
+  afterCount?(): void | Promise<void>;
 }
 
 /**
- * Applies a batch of visits: raw records, then `$inc` rollups and HyperLogLog uniques, summed per
- * batch so a burst of a thousand clicks on one link costs a handful of writes. Entries that may
- * have been delivered before (claimed from a drainer that died) are first checked against what
- * is stored, so a redelivery is neither stored nor counted twice.
+ * Numbers the batches of one applier and runs them one at a time. The rollup guard needs a
+ * batch of an applier to be counted whole before its next one starts; after a failure the
+ * half-counted batch is left to a replay, so the applier takes a new identity.
+ */
+export class BatchClock {
+  private applier = BatchClock.newIdentity();
+  private seq = 0;
+  private tail: Promise<unknown> = Promise.resolve();
+
+  private static newIdentity(): string {
+    return `a${randomBytes(6).toString('hex')}`;
+  }
+
+  run<T>(step: (batch: BatchId) => Promise<T>): Promise<T> {
+    const result = this.tail.then(async () => {
+      this.seq += 1;
+      try {
+        return await step({ applier: this.applier, seq: this.seq });
+      } catch (err) {
+        this.applier = BatchClock.newIdentity();
+        this.seq = 0;
+        throw err;
+      }
+    });
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+}
+
+const processClock = new BatchClock();
+
+/**
+ * One upsert per counter document that adds `inc` unless this batch was already counted into it:
+ * `g.<applier>` holds the applier's last counted batch. A document that already has it does not
+ * match, and the upsert's insert then fails on the unique key, which is the "already counted"
+ * answer.
+ */
+function guardedUpdate(write: RollupIncrement, batch: BatchId): mongo.AnyBulkWriteOperation {
+  const mark = `g.${batch.applier}`;
+  return {
+    updateOne: {
+      filter: { ...write.filter, [mark]: { $not: { $gte: batch.seq } } },
+      update: { $inc: write.inc, $set: { [mark]: batch.seq } },
+      upsert: true,
+    },
+  };
+}
+
+/** Counts the buckets of one batch: one bulkWrite per rollup collection, all at once. */
+async function countBuckets(
+  buckets: BucketDoc[],
+  batch: BatchId,
+  faults: ApplyFaults | undefined,
+): Promise<void> {
+  const byCollection = new Map<string, mongo.AnyBulkWriteOperation[]>();
+  for (const contributor of ROLLUPS) {
+    for (const write of contributor(buckets)) {
+      if (Object.keys(write.inc).length === 0) continue;
+      const ops = byCollection.get(write.collection) ?? [];
+      ops.push(guardedUpdate(write, batch));
+      byCollection.set(write.collection, ops);
+    }
+  }
+  const db = mongoose.connection.db;
+  if (!db) throw new Error('MongoDB is not connected');
+  const results = await Promise.allSettled(
+    [...byCollection].map(async ([collection, ops]) => {
+      await faults?.beforeRollup?.(collection);
+      try {
+        await db.collection(collection).bulkWrite(ops, { ordered: false });
+      } catch (err) {
+        if (!isOnlyDuplicateKeys(err)) throw err;
+      }
+    }),
+  );
+  const failed = results.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
+async function addUniques(buckets: BucketDoc[], redis: Redis, keys: RedisKeys): Promise<void> {
+  const pipeline = redis.pipeline();
+  let any = false;
+  for (const bucket of buckets) {
+    const people = bucket.visits.filter((v) => !v.bot).map((v) => v.visitor);
+    if (people.length === 0) continue;
+    const target = targetKey({ kind: bucket.kind, id: bucket.targetId });
+    pipeline.pfadd(uniqueVisitorsKey(keys, target), ...people);
+    any = true;
+  }
+  // PFADD is idempotent. Uniques live in Redis; when it is down they may come out low.
+  if (any) await pipeline.exec().catch(() => undefined);
+}
+
+export interface ApplyOptions {
+  /** Entries that may have been delivered before (claimed, or re-read after a failure). */
+  mayBeRedelivered?: boolean;
+  clock?: BatchClock;
+  faults?: ApplyFaults;
+  onApplied?: VisitBatchHook;
+}
+
+/** Told of every newly stored batch (the `clicks` webhook); must not throw. */
+export type VisitBatchHook = (buckets: readonly BucketDoc[]) => Promise<void>;
+
+/**
+ * Stores a batch of visits and counts it, as one idempotent step: raw visits as one bucket per
+ * target, then the rollups, each counter document guarded by the batch that counts into it. A
+ * replay after a crash at any point finds the stored buckets and counts each into exactly the
+ * documents that have not seen it yet: nothing is lost, nothing counted twice.
  */
 export async function applyVisits(
   batch: QueuedVisit[],
   redis: Redis,
   keys: RedisKeys,
-  options: { mayBeRedelivered?: boolean; onApplied?: VisitBatchHook } = {},
+  options: ApplyOptions = {},
 ): Promise<number> {
   if (batch.length === 0) return 0;
-  const seen = options.mayBeRedelivered
-    ? await alreadyStored(batch.map((b) => b.entryId))
-    : new Set<string>();
-  const described = batch
-    .filter(({ entryId }) => !seen.has(entryId))
-    .map(({ entryId, visit }) => ({ entryId, visit: describeVisit(visit) }));
-  if (described.length === 0) return 0;
-  await storeBuckets(described);
-  const totals = new Map<string, Map<string, number>>();
-  const counts = new Map<string, number>();
-  const visitors = new Map<string, Set<string>>();
-  for (const { visit } of described) {
-    const target = targetKey({ kind: visit.kind, id: visit.targetId });
-    const total = totals.get(target) ?? new Map<string, number>();
-    totals.set(target, total);
-    if (visit.bot) {
-      add(total, 'bots');
-      continue;
-    }
-    add(total, 'clicks');
-    if (visit.social) add(total, visit.social);
-    const labels: Record<Dimension, string> = {
-      country: visit.country,
-      referrer: visit.referrerLabel,
-      browser: visit.browser,
-      os: visit.os,
-    };
-    for (const [dim, label] of Object.entries(labels))
-      add(counts, JSON.stringify([target, dim, label]));
-    const seen = visitors.get(target) ?? new Set<string>();
-    seen.add(visit.visitor);
-    visitors.set(target, seen);
-  }
-
-  const totalOps: AnyBulkWriteOperation[] = [...totals].map(([target, inc]) => ({
-    updateOne: { filter: { _id: target }, update: { $inc: Object.fromEntries(inc) }, upsert: true },
-  }));
-  const countOps: AnyBulkWriteOperation[] = [...counts].map(([key, n]) => {
-    const [target, dim, label] = JSON.parse(key) as [string, string, string];
-    return {
-      updateOne: { filter: { target, dim, label }, update: { $inc: { count: n } }, upsert: true },
-    };
+  const { faults } = options;
+  return (options.clock ?? processClock).run(async (batchId) => {
+    const earlier = options.mayBeRedelivered
+      ? await storedBucketsOf(batch.map((b) => b.entryId))
+      : [];
+    const seen = new Set(earlier.flatMap((b) => b.entryIds));
+    const fresh = toBuckets(
+      batch
+        .filter(({ entryId }) => !seen.has(entryId))
+        .map(({ entryId, visit }) => ({ entryId, visit: describeVisit(visit) })),
+      batchId,
+    );
+    await insertBuckets(fresh);
+    await faults?.afterStore?.(batch.map((b) => b.entryId));
+    // A replayed bucket is counted under the batch that stored it, oldest first.
+    const replays = earlier
+      .filter((b) => b.batch !== undefined)
+      .sort((a, b) => a.batch.seq - b.batch.seq);
+    for (const bucket of replays) await countBuckets([bucket], bucket.batch, faults);
+    if (fresh.length) await countBuckets(fresh, batchId, faults);
+    await faults?.afterCount?.();
+    await addUniques([...replays, ...fresh], redis, keys);
+    await writeHourlyUniques([...replays, ...fresh], redis, keys);
+    if (fresh.length) await options.onApplied?.(fresh);
+    return fresh.reduce((n, b) => n + b.visits.length, 0);
   });
-  if (totalOps.length) await VisitTotal.bulkWrite(totalOps as never, { ordered: false });
-  if (countOps.length) await VisitCount.bulkWrite(countOps as never, { ordered: false });
-  if (visitors.size > 0) {
-    const pipeline = redis.pipeline();
-    for (const [target, set] of visitors) pipeline.pfadd(uniqueVisitorsKey(keys, target), ...set);
-    // Uniques live in Redis; when it is down they are the one figure that may come out low.
-    await pipeline.exec().catch(() => undefined);
-  }
-  const visits = described.map((d) => d.visit);
-  await writeRollups(visits, redis, keys);
-  await options.onApplied?.(visits);
-  return described.length;
 }

@@ -2,8 +2,16 @@ import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { RedisKeys } from '../infra/redis-keys';
-import { applyVisits, type QueuedVisit, type VisitBatchHook } from './visit-apply';
+import {
+  applyVisits,
+  BatchClock,
+  type ApplyFaults,
+  type QueuedVisit,
+  type VisitBatchHook,
+} from './visit-apply';
 import { decodeVisit, DRAINER_GROUP, visitStreamKey } from './visit-stream';
+
+const MAX_OWN_RETRIES = 5;
 
 type StreamEntries = Array<[id: string, fields: string[]]>;
 type ReadReply = Array<[stream: string, entries: StreamEntries]> | null;
@@ -15,21 +23,40 @@ export interface VisitDrainerOptions {
   logger: Logger;
   batchSize?: number;
   blockMs?: number;
-  /** Entries another drainer took but did not acknowledge for this long are taken over. */
+  /** Entries delivered (to any drainer, this one included) but unacknowledged this long are taken over. */
   claimIdleMs?: number;
+  /** How often the running loop looks for such entries. */
+  claimEveryMs?: number;
+  /** Pause after a failed batch before trying again. */
+  retryDelayMs?: number;
+  /** Tests only: stop the apply step where a crash would. */
+  faults?: ApplyFaults;
+  /** Told of every newly stored batch (the `clicks` webhook). */
   onApplied?: VisitBatchHook;
 }
 
 /**
  * Moves queued visits from the Redis stream into MongoDB. Several drainers (one per worker
  * process) share the work through a consumer group; an entry is acknowledged and deleted only
- * after it is stored, and entries of a drainer that died are claimed by another.
+ * after it is stored and counted. A batch that fails (MongoDB stalled, say) stays pending: this
+ * drainer re-reads its own pending entries before taking new ones, and every drainer periodically
+ * takes over entries left pending too long by anyone, so nothing waits for a restart.
  */
 export class VisitDrainer {
   private readonly stream: string;
   private readonly consumer = `${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  private readonly clock = new BatchClock();
   private running = false;
   private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  /** Set after a failure: this consumer's own pending entries come first. */
+  private ownPending = false;
+  /**
+   * Failures in a row. Past a few, new entries go first again and the failing ones are left to
+   * the periodic claim, so one batch that cannot be stored never holds up every other click.
+   */
+  private failures = 0;
+  private lastClaim = 0;
 
   constructor(private readonly options: VisitDrainerOptions) {
     this.stream = visitStreamKey(options.keys);
@@ -51,6 +78,7 @@ export class VisitDrainer {
 
   async stop(): Promise<void> {
     this.running = false;
+    this.wake?.();
     await this.loop;
   }
 
@@ -59,61 +87,69 @@ export class VisitDrainer {
     await this.ensureGroup();
     let stored = await this.claimAbandoned();
     for (;;) {
-      const entries = await this.read(false);
+      const entries = await this.read('>', false);
       if (entries.length === 0) return stored;
-      stored += await this.process(entries);
+      stored += await this.process(entries, false);
     }
   }
 
   private async run(): Promise<void> {
-    const { logger } = this.options;
+    const { logger, claimEveryMs = 5000, retryDelayMs = 1000 } = this.options;
     while (this.running) {
       try {
         await this.ensureGroup();
-        await this.claimAbandoned();
         while (this.running) {
-          const entries = await this.read(true);
-          if (entries.length) await this.process(entries);
+          if (Date.now() - this.lastClaim >= claimEveryMs) await this.claimAbandoned();
+          await this.step();
         }
       } catch (err) {
+        this.failures += 1;
+        this.ownPending = this.failures <= MAX_OWN_RETRIES;
         logger.error({ err }, 'visit drainer failed; retrying');
-        await new Promise((r) => setTimeout(r, 1000));
+        await this.sleep(retryDelayMs);
       }
     }
   }
 
-  private async read(block: boolean): Promise<StreamEntries> {
+  private async step(): Promise<void> {
+    if (this.ownPending) {
+      // ID 0 re-reads what this consumer was delivered and never acknowledged.
+      const entries = await this.read('0', false);
+      if (entries.length === 0) this.ownPending = false;
+      else await this.process(entries, true);
+      this.failures = 0;
+      return;
+    }
+    const entries = await this.read('>', true);
+    if (entries.length) await this.process(entries, false);
+    this.failures = 0;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  private async read(from: '>' | '0', block: boolean): Promise<StreamEntries> {
     const { redis, batchSize = 500, blockMs = 1000 } = this.options;
+    const group = ['GROUP', DRAINER_GROUP, this.consumer, 'COUNT', batchSize] as const;
     const reply = (
       block
-        ? await redis.xreadgroup(
-            'GROUP',
-            DRAINER_GROUP,
-            this.consumer,
-            'COUNT',
-            batchSize,
-            'BLOCK',
-            blockMs,
-            'STREAMS',
-            this.stream,
-            '>',
-          )
-        : await redis.xreadgroup(
-            'GROUP',
-            DRAINER_GROUP,
-            this.consumer,
-            'COUNT',
-            batchSize,
-            'STREAMS',
-            this.stream,
-            '>',
-          )
+        ? await redis.xreadgroup(...group, 'BLOCK', blockMs, 'STREAMS', this.stream, from)
+        : await redis.xreadgroup(...group, 'STREAMS', this.stream, from)
     ) as ReadReply;
     return reply?.[0]?.[1] ?? [];
   }
 
+  /** Takes over entries pending too long, whoever was delivered them; returns how many were stored. */
   private async claimAbandoned(): Promise<number> {
     const { redis, claimIdleMs = 30_000, batchSize = 500 } = this.options;
+    this.lastClaim = Date.now();
     let stored = 0;
     let cursor = '0-0';
     do {
@@ -135,9 +171,9 @@ export class VisitDrainer {
     return stored;
   }
 
-  private async process(entries: StreamEntries, claimed = false): Promise<number> {
+  private async process(entries: StreamEntries, redelivered: boolean): Promise<number> {
     if (entries.length === 0) return 0;
-    const { redis, keys, logger } = this.options;
+    const { redis, keys, logger, faults } = this.options;
     const batch: QueuedVisit[] = [];
     for (const [entryId, fields] of entries) {
       const visit = decodeVisit(fields);
@@ -145,7 +181,9 @@ export class VisitDrainer {
       else logger.warn({ entryId }, 'dropping malformed visit entry');
     }
     const stored = await applyVisits(batch, redis, keys, {
-      mayBeRedelivered: claimed,
+      mayBeRedelivered: redelivered,
+      clock: this.clock,
+      faults,
       onApplied: this.options.onApplied,
     });
     const ids = entries.map(([id]) => id);

@@ -2,9 +2,9 @@ import type { Request } from 'express';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { RedisKeys } from '../infra/redis-keys';
-import { applyVisits } from './visit-apply';
 import { hashVisitor, resolveCountry } from './visit-capture';
 import { encodeVisit, visitStreamKey } from './visit-stream';
+import { VisitSpool, type VisitSpoolOptions, type VisitSpoolStats } from './visit-spool';
 import { deleteVisits, getClickCounts, getStatistics } from './visits.service';
 import type { CapturedVisit, Statistics, VisitKind, VisitTarget } from './visits.types';
 
@@ -20,6 +20,10 @@ export interface Visits extends VisitRecorder {
   deleteVisits(target: VisitTarget): Promise<void>;
   /** The deployment's keyed hash of a client address, for anything that must tell clients apart. */
   hashAddress(ip: string): string;
+  /** Clicks waiting in this process for Redis, and clicks lost (health and metrics). */
+  spoolStats(): VisitSpoolStats;
+  /** Flushes the spool at shutdown; what cannot be written is counted as lost. */
+  close(): Promise<void>;
 }
 
 export interface VisitRecorderOptions {
@@ -28,6 +32,8 @@ export interface VisitRecorderOptions {
   logger: Logger;
   salt: string;
   countryHeader: string | undefined;
+  /** Tuning of the spool that holds clicks while Redis is away. */
+  spool?: Pick<VisitSpoolOptions, 'capacity' | 'mongoUp'>;
 }
 
 const MAX_FIELD = 512;
@@ -60,30 +66,25 @@ export function captureVisit(
 }
 
 /**
- * Queues visits on a Redis stream (one XADD, not awaited by the response). If Redis refuses the
- * entry, the visit is written straight to MongoDB instead, so it is slower but never lost.
+ * Queues visits on a Redis stream (one XADD, not awaited by the response). While Redis is down or
+ * refuses the entry, the visit waits in the bounded in-process spool, which is flushed in batches
+ * once Redis or MongoDB answers: the redirect never waits, and never writes to MongoDB itself.
  */
 export function createVisits(options: VisitRecorderOptions): Visits {
   const { redis, keys, logger, salt, countryHeader } = options;
   const stream = visitStreamKey(keys);
-  let fallbackId = 0;
+  const spool = new VisitSpool({ redis, keys, logger, ...options.spool });
   return {
     record(target, req) {
       const visit = captureVisit(target, req, salt, countryHeader);
-      redis.xadd(stream, '*', ...encodeVisit(visit)).catch((err: unknown) => {
-        fallbackId += 1;
-        const entryId = `direct-${process.pid}-${visit.at}-${fallbackId}`;
-        applyVisits([{ entryId, visit }], redis, keys).catch((fallbackErr: unknown) =>
-          logger.error(
-            { err: fallbackErr, cause: String(err), target },
-            'visit lost: Redis and MongoDB both refused it',
-          ),
-        );
-      });
+      if (redis.status !== 'ready') return spool.add(visit);
+      redis.xadd(stream, '*', ...encodeVisit(visit)).catch(() => spool.add(visit));
     },
     getStatistics: (target) => getStatistics(target, redis, keys),
     getClickCounts: (kind, ids) => getClickCounts(kind, ids),
     deleteVisits: (target) => deleteVisits(target, redis, keys),
     hashAddress: (ip) => hashVisitor(salt, ip, ''),
+    spoolStats: () => spool.stats(),
+    close: () => spool.close(),
   };
 }

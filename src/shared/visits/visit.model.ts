@@ -19,7 +19,8 @@ const storedVisitSchema = new Schema(
 /**
  * The visits of one link or QR code that one drainer batch stored, written whole once and never
  * grown (MongoDB's bucket pattern): a burst of a thousand clicks is one document, not a thousand.
- * `entryIds` lets a redelivered stream entry be recognised as already stored.
+ * `entryIds` lets a redelivered stream entry be recognised as already stored. Written with the
+ * driver (visit-buckets.ts): this schema documents the shape and declares the indexes.
  */
 const visitBucketSchema = new Schema(
   {
@@ -28,6 +29,8 @@ const visitBucketSchema = new Schema(
     targetId: { type: Number, required: true },
     from: { type: Date, required: true },
     to: { type: Date, required: true },
+    /** The apply step that stored it (visit-buckets.ts): a replay counts it under this batch. */
+    batch: { applier: String, seq: Number },
     entryIds: { type: [String], required: true },
     visits: { type: [storedVisitSchema], required: true },
   },
@@ -45,6 +48,8 @@ const visitTotalSchema = new Schema(
     facebook: { type: Number, default: 0 },
     twitter: { type: Number, default: 0 },
     linkedin: { type: Number, default: 0 },
+    /** Per applier, the last batch counted in (the replay guard, see visit-apply.ts). */
+    g: { type: Schema.Types.Mixed },
   },
   { versionKey: false, collection: 'visit_totals' },
 );
@@ -56,6 +61,7 @@ const visitCountSchema = new Schema(
     dim: { type: String, required: true },
     label: { type: String, required: true },
     count: { type: Number, default: 0 },
+    g: { type: Schema.Types.Mixed },
   },
   { versionKey: false, collection: 'visit_counts' },
 );

@@ -1,0 +1,148 @@
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { RedisKeys } from '../infra/redis-keys';
+import { isMongoUp } from '../infra/dependencies';
+import { applyVisits, BatchClock } from './visit-apply';
+import { encodeVisit, visitStreamKey } from './visit-stream';
+import type { CapturedVisit } from './visits.types';
+
+export interface VisitSpoolOptions {
+  redis: Redis;
+  keys: RedisKeys;
+  logger: Logger;
+  /** Visits held at most; past that a visit is dropped and counted as lost. */
+  capacity?: number;
+  batchSize?: number;
+  flushEveryMs?: number;
+  /** Whether MongoDB may be written to; the connection state unless a test says otherwise. */
+  mongoUp?: () => boolean;
+}
+
+export interface VisitSpoolStats {
+  /** Visits waiting in this process for Redis or MongoDB. */
+  spooled: number;
+  /** Visits dropped because the spool was full (or still held at shutdown). */
+  lost: number;
+}
+
+const LOSS_LOG_EVERY_MS = 10_000;
+
+/**
+ * Where clicks wait while Redis cannot take them: a bounded in-process queue, flushed in batches
+ * to the Redis stream as soon as Redis answers again, or straight into MongoDB (one apply step
+ * per batch) while Redis stays away. The redirect never waits for it. When it is full, clicks are
+ * dropped, counted and logged: the loss is bounded and visible, never silent.
+ */
+export class VisitSpool {
+  private queue: CapturedVisit[] = [];
+  private lost = 0;
+  private lossLoggedAt = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> | undefined;
+  private readonly clock = new BatchClock();
+  private readonly origin = `spool-${process.pid}-${randomBytes(4).toString('hex')}`;
+  private sequence = 0;
+  private readonly capacity: number;
+  private readonly batchSize: number;
+  private readonly flushEveryMs: number;
+
+  constructor(private readonly options: VisitSpoolOptions) {
+    this.capacity = options.capacity ?? 10_000;
+    this.batchSize = options.batchSize ?? 500;
+    this.flushEveryMs = options.flushEveryMs ?? 500;
+  }
+
+  add(visit: CapturedVisit): void {
+    if (this.queue.length >= this.capacity) {
+      this.lost += 1;
+      this.logLoss();
+    } else {
+      this.queue.push(visit);
+    }
+    this.schedule();
+  }
+
+  stats(): VisitSpoolStats {
+    return { spooled: this.queue.length, lost: this.lost };
+  }
+
+  /** Flushes until empty or until neither Redis nor MongoDB takes a batch. */
+  async flush(): Promise<void> {
+    this.flushing ??= this.flushAll().finally(() => (this.flushing = undefined));
+    return this.flushing;
+  }
+
+  /** Last flush at shutdown; whatever still cannot be written is counted as lost. */
+  async close(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.flush();
+    if (this.queue.length > 0) {
+      this.lost += this.queue.length;
+      this.options.logger.error(
+        { lost: this.queue.length },
+        'spooled clicks lost at shutdown: neither Redis nor MongoDB took them',
+      );
+      this.queue = [];
+    }
+  }
+
+  private schedule(): void {
+    if (this.timer || this.queue.length === 0) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.flush().finally(() => this.schedule());
+    }, this.flushEveryMs);
+    this.timer.unref();
+  }
+
+  private logLoss(): void {
+    const now = Date.now();
+    if (now - this.lossLoggedAt < LOSS_LOG_EVERY_MS) return;
+    this.lossLoggedAt = now;
+    this.options.logger.error(
+      { lost: this.lost, capacity: this.capacity },
+      'click spool full: clicks are being dropped until Redis or MongoDB answers',
+    );
+  }
+
+  private async flushAll(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.slice(0, this.batchSize);
+      const taken = (await this.toRedis(batch)) || (await this.toMongo(batch));
+      if (taken === 0) return;
+      this.queue.splice(0, taken);
+    }
+  }
+
+  /** How many of the batch's first visits Redis queued (XADDs in one round trip). */
+  private async toRedis(batch: CapturedVisit[]): Promise<number> {
+    const { redis, keys } = this.options;
+    if (redis.status !== 'ready') return 0;
+    const stream = visitStreamKey(keys);
+    const pipeline = redis.pipeline();
+    for (const visit of batch) pipeline.xadd(stream, '*', ...encodeVisit(visit));
+    const results = await pipeline.exec().catch(() => null);
+    if (!results) return 0;
+    // Only a leading run of successes may leave the queue, or a retry would count one twice.
+    const firstFailure = results.findIndex(([err]) => err !== null);
+    return firstFailure === -1 ? results.length : firstFailure;
+  }
+
+  private async toMongo(batch: CapturedVisit[]): Promise<number> {
+    const { redis, keys, logger } = this.options;
+    if (!(this.options.mongoUp ?? isMongoUp)()) return 0;
+    const queued = batch.map((visit) => {
+      this.sequence += 1;
+      return { entryId: `${this.origin}-${this.sequence}`, visit };
+    });
+    try {
+      await applyVisits(queued, redis, keys, { clock: this.clock });
+      return batch.length;
+    } catch (err) {
+      logger.warn({ err: (err as Error).message }, 'spooled clicks not written yet; will retry');
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,197 @@
+import { expect } from 'chai';
+import { Writable } from 'node:stream';
+import { LinkCache } from '../../src/links/link-cache';
+import { createLogger } from '../../src/shared/infra/logger';
+import { createRedis, createWorkerRedis, waitForRedis } from '../../src/shared/infra/redis';
+import { RedisKeys } from '../../src/shared/infra/redis-keys';
+import { VisitDrainer } from '../../src/shared/visits/visit-drainer';
+import { visitStreamKey } from '../../src/shared/visits/visit-stream';
+import { createVisits } from '../../src/shared/visits/visit-recorder';
+import { listVisits } from '../../src/shared/visits/visits.service';
+import { startTestApp, type TestApp } from '../support/app-harness';
+import { testRedisPrefix } from '../support/environment';
+import { client, request } from '../support/http';
+import { createLink, eventually, linkCacheLive } from '../support/links';
+import { PrivateRedis } from '../support/private-redis';
+import { createTestUser, uniqueName } from '../support/users';
+
+const CHROME =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+
+describe('Redis outage: redirects keep going, clicks wait and are counted (issue 11)', function () {
+  this.timeout(60_000);
+  let redisServer: PrivateRedis;
+  let app: TestApp;
+  let key: string;
+  const logLines: string[] = [];
+  const opened: TestApp[] = [];
+
+  before(async () => {
+    redisServer = await PrivateRedis.start();
+    key = (await createTestUser()).apiKey;
+  });
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((a) => a.close()));
+    await redisServer.start();
+  });
+  after(() => redisServer.stop());
+
+  async function startApp(spool?: { capacity: number; mongoUp: () => boolean }): Promise<TestApp> {
+    const env = {
+      REDIS_URL: redisServer.url,
+      REDIS_PREFIX: `${testRedisPrefix}${uniqueName('out')}:`,
+    };
+    const redis = createRedis(redisServer.url);
+    redis.on('error', () => undefined);
+    await waitForRedis(redis);
+    const keys = new RedisKeys(env.REDIS_PREFIX);
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        logLines.push(chunk.toString());
+        done();
+      },
+    });
+    const logger = createLogger('warn', 'test', sink);
+    const visits = createVisits({
+      redis,
+      keys,
+      logger,
+      salt: 's',
+      countryHeader: undefined,
+      spool,
+    });
+    const started = await startTestApp(env, { redis, keys, logger, visits });
+    opened.push(started);
+    return started;
+  }
+
+  async function drain(): Promise<void> {
+    const redis = createWorkerRedis(redisServer.url);
+    try {
+      await new VisitDrainer({
+        redis,
+        keys: app.deps.keys,
+        logger: app.deps.logger,
+      }).drainAvailable();
+    } finally {
+      redis.disconnect();
+    }
+  }
+
+  it('serves cached links, answers /api 503 at once, and counts every click served once Redis is back', async () => {
+    app = await startApp();
+    const link = await createLink(app, key, { url: 'https://example.com/outage' });
+    await linkCacheLive(app);
+    const visit = () => request(app.url, `/${link.alias}`, { headers: { 'user-agent': CHROME } });
+    let served = 0;
+    for (let i = 0; i < 10; i += 1) if ((await visit()).status === 302) served += 1;
+    // This Redis keeps nothing on disk: what it holds when killed is gone, so drain it first
+    // (once the last click, queued after its response, is on the stream).
+    await eventually(
+      async () => (await app.deps.redis.xlen(visitStreamKey(app.deps.keys))) === 10,
+      'the clicks are queued',
+    );
+    await drain();
+
+    await redisServer.stop();
+    await eventually(async () => app.deps.redis.status !== 'ready', 'the app sees Redis gone');
+    const during = await Promise.all(Array.from({ length: 200 }, visit));
+    expect(during.map((r) => r.status)).to.deep.equal(Array(200).fill(302));
+    served += during.length;
+    expect(app.deps.visits.spoolStats().lost).to.equal(0);
+    const api = await client(app.url, key).get('/api/account');
+    expect(api.status).to.equal(503);
+    expect(api.body).to.deep.equal({
+      error: 1,
+      message: 'Service temporarily unavailable, try again shortly',
+    });
+
+    await redisServer.start();
+    await eventually(
+      async () => app.deps.redis.status === 'ready',
+      'the app sees Redis back',
+      15_000,
+    );
+    await eventually(
+      async () => app.deps.visits.spoolStats().spooled === 0,
+      'the spool is flushed',
+      15_000,
+    );
+    await drain();
+    const stats = await client(app.url, key).get<{ data: { clicks: number } }>(
+      `/api/url/${link.id}`,
+    );
+    expect(stats.status).to.equal(200);
+    expect(stats.body.data.clicks).to.equal(served);
+    expect(await listVisits({ kind: 'link', id: link.id })).to.have.length(served);
+  });
+
+  it('writes spooled clicks straight into MongoDB while Redis stays away', async () => {
+    app = await startApp();
+    const link = await createLink(app, key, { url: 'https://example.com/away' });
+    await linkCacheLive(app);
+    // HEAD caches the link without recording a click.
+    await request(app.url, `/${link.alias}`, { method: 'HEAD' });
+    await redisServer.stop();
+    await eventually(async () => app.deps.redis.status !== 'ready', 'the app sees Redis gone');
+    for (let i = 0; i < 30; i += 1)
+      expect(
+        (await request(app.url, `/${link.alias}`, { headers: { 'user-agent': CHROME } })).status,
+      ).to.equal(302);
+    await eventually(
+      async () => app.deps.visits.spoolStats().spooled === 0,
+      'the spool is written',
+      15_000,
+    );
+    expect(await listVisits({ kind: 'link', id: link.id })).to.have.length(30);
+  });
+
+  it('when the spool is full, drops and counts the loss and says so in the log', async () => {
+    // MongoDB refuses too (as if both were down): the spool can only fill.
+    app = await startApp({ capacity: 5, mongoUp: () => false });
+    const link = await createLink(app, key, { url: 'https://example.com/full' });
+    await linkCacheLive(app);
+    await request(app.url, `/${link.alias}`, { method: 'HEAD' });
+    await redisServer.stop();
+    await eventually(async () => app.deps.redis.status !== 'ready', 'the app sees Redis gone');
+    for (let i = 0; i < 12; i += 1)
+      expect((await request(app.url, `/${link.alias}`)).status).to.equal(302);
+    expect(app.deps.visits.spoolStats()).to.deep.equal({ spooled: 5, lost: 7 });
+    const ready = await request(app.url, '/readyz');
+    expect(ready.body.clicks).to.deep.equal({ spooled: 5, lost: 7 });
+    expect(logLines.some((l) => l.includes('click spool full'))).to.equal(true);
+  });
+
+  it('serves cached links past their TTL while Redis is away, and reloads once it is back', async () => {
+    const redis = createRedis(redisServer.url);
+    redis.on('error', () => undefined);
+    await waitForRedis(redis);
+    const cache = new LinkCache(
+      redis,
+      `${testRedisPrefix}${uniqueName('chan')}`,
+      createLogger('silent'),
+      {
+        ttlMs: 1,
+      },
+    );
+    try {
+      await cache.whenLive();
+      const target = {
+        id: 1,
+        url: 'https://example.com/stale',
+        expiresAt: null,
+        passwordHash: null,
+      };
+      await cache.resolve('0:stale', async () => target);
+      await redisServer.stop();
+      await eventually(async () => !cache.receivingInvalidations, 'the cache sees Redis gone');
+      await new Promise((r) => setTimeout(r, 5));
+      expect(cache.peek('0:stale')).to.deep.equal(target);
+      await redisServer.start();
+      await cache.whenLive();
+      expect(cache.peek('0:stale')).to.equal(undefined);
+    } finally {
+      redis.disconnect();
+    }
+  });
+});
