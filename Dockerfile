@@ -22,6 +22,8 @@ COPY vendor ./vendor
 # native binaries too), so it is removed after the install.
 RUN npm ci --omit=dev --no-audit --no-fund && rm -rf node_modules/@jongodb && npm cache clean --force
 COPY --from=build /app/dist ./dist
+# The dashboard's browser assets (/app/assets), served as they are.
+COPY web ./web
 RUN mkdir -p /app/data/logos && chown -R node:node /app/data
 USER node
 EXPOSE 3000

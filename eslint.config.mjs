@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -28,6 +29,11 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // The dashboard's browser code: plain ES modules served as they are (no build step).
+    files: ['web/**/*.js'],
+    languageOptions: { globals: globals.browser, sourceType: 'module' },
   },
   {
     files: ['src/cli/**/*.ts', 'bench/**/*.ts'],

@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { requireAuth, resolveAuth } from './auth/auth.middleware';
 import type { AppDeps } from './deps';
+import { dashboardRouter } from './dashboard/dashboard';
 import { healthRouter } from './health/health.routes';
 import { apiRoutes, publicRoutes } from './routes';
 import { errorHandler, routeNotFound } from './shared/errors/error-handler';
@@ -26,23 +27,24 @@ export function createApp(deps: AppDeps): Express {
   const api = express.Router();
   api.use(requireDependencies(deps.redis));
   api.use(resolveAuth);
-  api.use(
-    createRateLimiter({
-      redis: deps.redis,
-      prefix: deps.keys.rateLimit(),
-      windowMs: config.rateLimitWindowMs,
-      planLimits: config.planRateLimits,
-      defaultLimit: config.defaultRateLimit,
-      anonymousLimit: config.anonymousRateLimit,
-    }),
-  );
+  const rateLimit = createRateLimiter({
+    redis: deps.redis,
+    prefix: deps.keys.rateLimit(),
+    windowMs: config.rateLimitWindowMs,
+    planLimits: config.planRateLimits,
+    defaultLimit: config.defaultRateLimit,
+    anonymousLimit: config.anonymousRateLimit,
+  });
+  api.use(rateLimit);
   api.use(requireAuth);
   api.use(requireJsonBody);
   api.use(express.json({ limit: config.bodyLimit, strict: true }));
   api.use(requireWellFormedStrings);
-  api.use(apiRoutes(deps));
+  const routes = apiRoutes(deps);
+  api.use(routes);
   api.use(routeNotFound);
   app.use('/api', api);
+  app.use('/app', dashboardRouter(deps, { routes, rateLimit }));
 
   app.use(publicRoutes(deps));
   app.use(routeNotFound);

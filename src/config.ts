@@ -43,6 +43,18 @@ export interface Config {
   /** First retry delay of a failed webhook delivery; each next one doubles it. */
   readonly webhookRetryDelayMs: number;
   readonly webhookAttempts: number;
+  readonly dashboard: DashboardConfig;
+}
+
+/** The web dashboard under /app (see src/dashboard/). */
+export interface DashboardConfig {
+  /** Signs the session cookie; unset means a random one stored once per database. */
+  readonly sessionSecret: string | undefined;
+  readonly sessionTtlSeconds: number;
+  /** Failed sign-ins allowed per client address, and per account, in one window. */
+  readonly signInLimitPerIp: number;
+  readonly signInLimitPerAccount: number;
+  readonly signInWindowMs: number;
 }
 
 const planMap = Joi.object().pattern(
@@ -102,6 +114,17 @@ const schema = Joi.object({
   WEBHOOK_ALLOW_PRIVATE: Joi.string().valid('0', '1', 'true', 'false').default('0'),
   WEBHOOK_RETRY_DELAY_MS: Joi.number().integer().min(1).default(30_000),
   WEBHOOK_ATTEMPTS: Joi.number().integer().min(1).max(30).default(10),
+  SESSION_SECRET: Joi.string().min(32).empty(''),
+  SESSION_TTL_SECONDS: Joi.number()
+    .integer()
+    .min(60)
+    .default(12 * 3600),
+  SIGNIN_LIMIT_PER_IP: Joi.number().integer().min(1).default(30),
+  SIGNIN_LIMIT_PER_ACCOUNT: Joi.number().integer().min(1).default(10),
+  SIGNIN_WINDOW_MS: Joi.number()
+    .integer()
+    .min(1000)
+    .default(15 * 60_000),
 }).unknown(true);
 
 export class ConfigError extends Error {
@@ -162,6 +185,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     WEBHOOK_ALLOW_PRIVATE: string;
     WEBHOOK_RETRY_DELAY_MS: number;
     WEBHOOK_ATTEMPTS: number;
+    SESSION_SECRET?: string;
+    SESSION_TTL_SECONDS: number;
+    SIGNIN_LIMIT_PER_IP: number;
+    SIGNIN_LIMIT_PER_ACCOUNT: number;
+    SIGNIN_WINDOW_MS: number;
   };
   let plans: readonly Plan[];
   try {
@@ -206,6 +234,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowPrivate: v.WEBHOOK_ALLOW_PRIVATE === '1' || v.WEBHOOK_ALLOW_PRIVATE === 'true',
     webhookRetryDelayMs: v.WEBHOOK_RETRY_DELAY_MS,
     webhookAttempts: v.WEBHOOK_ATTEMPTS,
+    dashboard: Object.freeze({
+      sessionSecret: v.SESSION_SECRET,
+      sessionTtlSeconds: v.SESSION_TTL_SECONDS,
+      signInLimitPerIp: v.SIGNIN_LIMIT_PER_IP,
+      signInLimitPerAccount: v.SIGNIN_LIMIT_PER_ACCOUNT,
+      signInWindowMs: v.SIGNIN_WINDOW_MS,
+    }),
   });
 }
 

@@ -21,4 +21,6 @@ export interface AppDeps {
   qrQueue: QrRenderQueue;
   /** Queues webhook deliveries of link events (the worker delivers them); absent: none are sent. */
   webhooks?: WebhookEvents;
+  /** Signs dashboard session cookies (see dashboard/session-secret.ts); random per app if absent. */
+  sessionSecret?: string;
 }

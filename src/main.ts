@@ -1,4 +1,5 @@
 import { createApp } from './app';
+import { loadSessionSecret } from './dashboard/session-secret';
 import { loadConfig } from './config';
 import { openDatabase } from './shared/infra/database';
 import { createLogger } from './shared/infra/logger';
@@ -31,7 +32,17 @@ export async function main(): Promise<void> {
     retryDelayMs: config.webhookRetryDelayMs,
     attempts: config.webhookAttempts,
   });
-  const app = createApp({ config, logger, redis, keys, visits, qrQueue, webhooks });
+  const sessionSecret = await loadSessionSecret(config.dashboard.sessionSecret);
+  const app = createApp({
+    config,
+    logger,
+    redis,
+    keys,
+    visits,
+    qrQueue,
+    webhooks,
+    sessionSecret,
+  });
   const server = await listen(app, config.port);
   logger.info({ port: server.port, publicUrl: config.publicUrl }, 'linkqr API listening');
 

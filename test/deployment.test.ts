@@ -93,6 +93,8 @@ describe('deployment files', () => {
     expect(dockerfile.match(/COPY vendor \.\/vendor/g)).to.have.length(2);
     expect(dockerfile).to.match(/npm ci --omit=dev/);
     expect(dockerfile).to.match(/CMD \["node", "dist\/src\/main\.js"\]/);
+    // The dashboard's assets are found beside package.json at run time.
+    expect(dockerfile).to.match(/^COPY web \.\/web$/m);
     const build = JSON.parse(read('tsconfig.build.json')) as { include: string[] };
     expect(build.include).to.include.members(['src', 'workers']);
   });

@@ -14,6 +14,8 @@ const MAX_ATTEMPTS = 8;
  */
 export const RESERVED_ALIASES: ReadonlySet<string> = new Set([
   'api',
+  // The web dashboard.
+  'app',
   'qr',
   's',
   'r',

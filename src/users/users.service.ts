@@ -70,6 +70,10 @@ export async function findUserById(id: number): Promise<UserRecord | null> {
   return User.findOne({ id }).lean();
 }
 
+export async function findUserByEmail(email: string): Promise<UserRecord | null> {
+  return User.findOne({ email: email.trim().toLowerCase() }).lean();
+}
+
 /** Grants or withdraws the administrator flag. */
 export async function setAdmin(userId: number, admin: boolean): Promise<UserRecord> {
   const user = await User.findOneAndUpdate(

@@ -15,7 +15,7 @@ describe('unit: link aliases', () => {
   });
 
   it('treats the service own path segments as reserved, whatever their case', () => {
-    for (const word of ['api', 'qr', 's', 'r', 'u', 'b', 'healthz', 'readyz'])
+    for (const word of ['api', 'app', 'qr', 's', 'r', 'u', 'b', 'healthz', 'readyz'])
       expect(RESERVED_ALIASES.has(word)).to.equal(true);
     expect(isReservedAlias('Api')).to.equal(true);
     expect(isReservedAlias('READYZ')).to.equal(true);

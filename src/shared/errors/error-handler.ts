@@ -59,8 +59,9 @@ export function toAppError(err: unknown): AppError {
 }
 
 /** `/api` answers JSON; every other route is seen by a visitor's browser. */
+/** The API, and the dashboard's session-authenticated mirror of it, answer JSON. */
 function isApiRequest(req: Request): boolean {
-  return /^\/api(?:[/?]|$)/.test(req.originalUrl);
+  return /^\/(?:app\/)?api(?:[/?]|$)/.test(req.originalUrl);
 }
 
 function sendErrorPage(res: Response, error: AppError): void {

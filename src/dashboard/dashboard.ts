@@ -1,0 +1,86 @@
+import path from 'node:path';
+import { existsSync } from 'node:fs';
+import express, { Router, type Request, type RequestHandler } from 'express';
+import helmet from 'helmet';
+import type { AppDeps } from '../deps';
+import { notFound } from '../shared/errors/app-error';
+import { errorHandler, routeNotFound } from '../shared/errors/error-handler';
+import { requireJsonBody } from '../shared/http/content-type';
+import { requireWellFormedStrings } from '../shared/http/well-formed';
+import { requireDependencies } from '../shared/infra/dependencies';
+import { requireCsrf } from './csrf';
+import { dashboardApi, logoUpload, seriesFallback } from './dashboard-api';
+import { dashboardPages, pageErrors } from './dashboard.routes';
+import { routeTable } from './route-table';
+import { sessionMiddleware } from './session';
+import { loadSessionUser, requireSessionUser } from './session-user';
+
+/** web/app beside package.json, whether running from src/ (tsx) or dist/src/ (node). */
+export function assetsDir(from = __dirname): string {
+  for (let dir = from; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'web', 'app');
+    if (existsSync(path.join(candidate, 'app.js'))) return candidate;
+  }
+  throw new Error(`web/app not found above ${from}`);
+}
+
+/**
+ * The web dashboard under /app. Its JSON calls go to /app/api, which mounts the very routers of
+ * /api behind the session (instead of an API key), CSRF and the same per-user rate limit, so a
+ * session can do exactly what the user's key can and every error is the API's own.
+ */
+export interface ApiParts {
+  /** The routers of /api, mounted here too. */
+  routes: Router;
+  /** The API's per-user limiter: a session and its user's key share one count. */
+  rateLimit: RequestHandler;
+}
+
+export function dashboardRouter(deps: AppDeps, parts: ApiParts): Router {
+  const { config } = deps;
+  const router = Router();
+  // Everything is served from here, so nothing else is allowed; over plain http (a LAN address,
+  // say) helmet's upgrade-insecure-requests would send the browser to https for every asset.
+  router.use(
+    helmet.contentSecurityPolicy({
+      useDefaults: true,
+      directives: {
+        'default-src': ["'self'"],
+        'style-src': ["'self'"],
+        'form-action': ["'self'"],
+        'frame-ancestors': ["'none'"],
+        'upgrade-insecure-requests': config.publicUrl.startsWith('https:') ? [] : null,
+      },
+    }),
+  );
+  router.use(
+    '/assets',
+    express.static(assetsDir(), { index: false, maxAge: config.env === 'production' ? '1h' : 0 }),
+    (req: Request) => {
+      throw notFound(`No asset at /app/assets${req.path}`);
+    },
+  );
+  router.use(sessionMiddleware(deps));
+  router.use(loadSessionUser);
+
+  const api = Router();
+  api.use(requireDependencies(deps.redis));
+  api.use(requireSessionUser);
+  api.use(requireCsrf);
+  api.use(parts.rateLimit);
+  api.use(logoUpload(deps));
+  api.use(requireJsonBody);
+  api.use(express.json({ limit: config.bodyLimit, strict: true }));
+  api.use(requireWellFormedStrings);
+  api.use(dashboardApi(deps));
+  api.use(parts.routes);
+  api.use(seriesFallback());
+  api.use(routeNotFound);
+  api.use(errorHandler(deps.logger));
+  router.use('/api', api);
+
+  router.use(dashboardPages(deps, routeTable(parts.routes)));
+  // Failures before the pages' router (the session store, say) get a page too, not JSON.
+  router.use(pageErrors(deps));
+  return router;
+}

@@ -1,0 +1,40 @@
+import type { Request, RequestHandler } from 'express';
+import { unauthorized } from '../shared/errors/app-error';
+import type { UserRecord } from '../users/user.model';
+import { findUserById } from '../users/users.service';
+import { passwordStamp } from './session';
+import { isUsable } from './sign-in';
+
+/**
+ * Loads the signed-in user afresh on every request (a changed plan, an ended plan, a deleted
+ * account or a changed password applies at once) and hands it to the API's handlers exactly as a valid API key would.
+ */
+export const loadSessionUser: RequestHandler = async (req, _res, next) => {
+  const userId = req.session?.userId;
+  if (userId === undefined) return next();
+  const user = await findUserById(userId);
+  if (!user || !isUsable(user) || req.session.passwordStamp !== passwordStamp(user.passwordHash)) {
+    delete req.session.userId;
+    delete req.session.passwordStamp;
+    return next();
+  }
+  req.auth = { user };
+  next();
+};
+
+export function sessionUser(req: Request): UserRecord | undefined {
+  return req.auth && 'user' in req.auth ? req.auth.user : undefined;
+}
+
+/** The user of a request that passed a signed-in check. */
+export function signedInUser(req: Request): UserRecord {
+  const user = sessionUser(req);
+  if (!user) throw unauthorized('Sign in first');
+  return user;
+}
+
+/** The dashboard's JSON API answers 401 without a signed-in session. */
+export const requireSessionUser: RequestHandler = (req, _res, next) => {
+  if (!sessionUser(req)) return next(unauthorized('Sign in at /app/signin first'));
+  next();
+};

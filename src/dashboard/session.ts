@@ -1,0 +1,60 @@
+import { createHash, randomBytes } from 'node:crypto';
+import RedisStore from 'connect-redis';
+import type { RequestHandler } from 'express';
+import session from 'express-session';
+import type { AppDeps } from '../deps';
+
+declare module 'express-session' {
+  interface SessionData {
+    /** The signed-in user; absent on an anonymous session (which only holds a CSRF token). */
+    userId?: number;
+    /** Fingerprint of the password the session was opened with (see `passwordStamp`). */
+    passwordStamp?: string;
+  }
+}
+
+export const SESSION_COOKIE = 'linkqr.sid';
+
+/**
+ * A short digest of the stored password hash: when the password changes, every session opened
+ * with the old one stops matching and ends (the hash itself never goes into the session).
+ */
+export function passwordStamp(passwordHash: string | null | undefined): string {
+  return createHash('sha256')
+    .update(passwordHash ?? '')
+    .digest('base64url')
+    .slice(0, 16);
+}
+
+/**
+ * Server-side sessions in Redis under the dashboard's own key prefix. The cookie is HttpOnly,
+ * SameSite=Lax, and Secure when PUBLIC_URL is https (behind a TLS proxy, set TRUST_PROXY so
+ * Express sees the request as secure).
+ */
+export function sessionMiddleware(deps: AppDeps): RequestHandler {
+  const { config } = deps;
+  const { dashboard } = config;
+  // main.ts loads the stored one; an app built without it (tests) signs with its own.
+  const secret =
+    deps.sessionSecret ?? dashboard.sessionSecret ?? randomBytes(32).toString('base64url');
+  return session({
+    name: SESSION_COOKIE,
+    secret,
+    store: new RedisStore({
+      client: deps.redis,
+      prefix: deps.keys.key('dashboard', 'sess', ''),
+      ttl: dashboard.sessionTtlSeconds,
+    }),
+    resave: false,
+    saveUninitialized: false,
+    rolling: true,
+    unset: 'destroy',
+    cookie: {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: config.publicUrl.startsWith('https:'),
+      path: '/app',
+      maxAge: dashboard.sessionTtlSeconds * 1000,
+    },
+  });
+}

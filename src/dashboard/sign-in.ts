@@ -1,0 +1,71 @@
+import type { Request, RequestHandler } from 'express';
+import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
+import { RedisStore, type RedisReply } from 'rate-limit-redis';
+import type { AppDeps } from '../deps';
+import { tooManyRequests } from '../shared/errors/app-error';
+import { hashPassword, verifyPassword } from '../shared/secrets';
+import type { UserRecord } from '../users/user.model';
+import { findUserByEmail } from '../users/users.service';
+
+/** Compared against when the email is unknown, so both failures take the same time. */
+let decoy: Promise<string> | undefined;
+
+/** The user these credentials belong to, or null; never says which half was wrong. */
+export async function verifyCredentials(
+  email: string,
+  password: string,
+): Promise<UserRecord | null> {
+  const user = await findUserByEmail(email);
+  if (!user?.passwordHash) {
+    decoy ??= hashPassword('decoy password never matches');
+    await verifyPassword(password, await decoy);
+    return null;
+  }
+  return (await verifyPassword(password, user.passwordHash)) ? user : null;
+}
+
+/** Signed-in users whose plan ended lose the dashboard exactly as they lose their API key. */
+export function isUsable(user: UserRecord, now = new Date()): boolean {
+  return !user.expires || user.expires.getTime() > now.getTime();
+}
+
+function accountOf(req: Request): string {
+  const email = (req.body as Record<string, unknown> | undefined)?.email;
+  return typeof email === 'string' ? email.trim().toLowerCase() : '';
+}
+
+/**
+ * Failed sign-ins are counted per client address and per account (in Redis, shared by every
+ * process); past either cap the form answers 429 until the window ends, right password or not.
+ */
+export function signInThrottle(deps: AppDeps): RequestHandler[] {
+  const { signInLimitPerIp, signInLimitPerAccount, signInWindowMs } = deps.config.dashboard;
+  const limiter = (scope: string, limit: number, key: (req: Request) => string) =>
+    rateLimit({
+      windowMs: signInWindowMs,
+      limit,
+      skipSuccessfulRequests: true,
+      keyGenerator: key,
+      standardHeaders: 'draft-8',
+      legacyHeaders: false,
+      passOnStoreError: false,
+      store: new RedisStore({
+        prefix: deps.keys.key('dashboard', 'signin', scope, ''),
+        sendCommand: (command: string, ...args: string[]) =>
+          deps.redis.call(command, ...args) as Promise<RedisReply>,
+      }),
+      handler: (_req, _res, next) => {
+        const minutes = Math.ceil(signInWindowMs / 60_000);
+        next(
+          tooManyRequests(
+            `Too many failed sign-ins: try again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
+            Math.ceil(signInWindowMs / 1000),
+          ),
+        );
+      },
+    });
+  return [
+    limiter('ip', signInLimitPerIp, (req) => ipKeyGenerator(req.ip ?? 'unknown')),
+    limiter('account', signInLimitPerAccount, accountOf),
+  ];
+}

@@ -1,0 +1,212 @@
+// Campaigns, channels, domains, pixels, splash pages and overlays: list, create, edit, delete.
+import { api, errorBox, h, notice, openDialog, pager, table, withId } from './core.js';
+import { resourceForm } from './forms.js';
+/** @typedef {import('../types').Column} Column */
+/** @typedef {import('../types').Item} Item */
+/** @typedef {import('../types').ResourceView} ResourceView */
+/** @typedef {import('../types').ResourcePage} ResourcePage */
+/** @typedef {import('../types').ListAnswer<Item>} ItemList */
+
+/**
+ * @param {Column} column
+ * @param {Item} item
+ */
+function cell(column, item) {
+  const value = item[column.name];
+  if (column.kind === 'bool') return value ? 'yes' : 'no';
+  if (value === null || value === undefined || value === false || value === '') return '—';
+  if (column.kind === 'link' && typeof value === 'string')
+    return h('a', { href: value, class: 'url' }, value);
+  if (column.kind === 'code') return h('code', { class: 'url' }, String(value));
+  return h('span', { class: 'url' }, String(value));
+}
+
+/**
+ * @param {ResourcePage['dns']} dns
+ * @returns {Node}
+ */
+function dnsHelp(dns) {
+  if (!dns) return document.createDocumentFragment();
+  const targets = [dns.host, ...dns.targets].join(' or ');
+  return h(
+    'div',
+    { class: 'notice' },
+    h('p', {}, 'At your DNS provider, point the domain at this service before adding it:'),
+    h('pre', {}, `your.domain.example.  CNAME  ${dns.host}.`),
+    h('p', {}, `(or an A/AAAA record with the addresses of ${targets})`),
+  );
+}
+
+/**
+ * @param {NonNullable<ResourceView['members']>} members
+ * @param {Item} item
+ */
+async function showMembers(members, item) {
+  const path = `${withId(members.path, item.id)}?limit=100`;
+  const body = /** @type {ItemList} */ (await api('GET', path));
+  const rows = body.data[members.key] || [];
+  openDialog(
+    `${item.name || item.id}: ${members.label.toLowerCase()}`,
+    rows.length
+      ? table(
+          members.columns.map((c) => c.label),
+          rows,
+          (row) => members.columns.map((c) => cell(c, row)),
+        )
+      : h('p', {}, 'Nothing here yet.'),
+  );
+}
+
+/**
+ * @param {HTMLElement} root
+ * @param {ResourcePage} page
+ */
+export function resourceView(root, { resource, dns }) {
+  const results = h('div', { 'aria-live': 'polite' });
+  const message = h('div', {});
+  let page = 1;
+
+  /**
+   * @param {import('../types').FormSpec} update
+   * @param {Item} item
+   */
+  function edit(update, item) {
+    const dialog = openDialog(
+      `Edit ${resource.singular}`,
+      resourceForm({
+        fields: update.fields,
+        values: item,
+        method: 'PUT',
+        path: withId(update.path, item.id),
+        submitLabel: 'Save changes',
+        onDone: () => {
+          dialog.close();
+          message.replaceChildren(notice(`The ${resource.singular} has been saved.`));
+          load();
+        },
+      }),
+    );
+  }
+  /** @param {import('../types').FormSpec} spec */
+  function create(spec) {
+    const dialog = openDialog(
+      `New ${resource.singular}`,
+      resourceForm({
+        fields: spec.fields,
+        method: 'POST',
+        path: spec.path,
+        submitLabel: `Create ${resource.singular}`,
+        onDone: () => {
+          dialog.close();
+          message.replaceChildren(notice(`The ${resource.singular} has been created.`));
+          page = 1;
+          load();
+        },
+      }),
+    );
+  }
+  /**
+   * @param {{ path: string }} removal
+   * @param {Item} item
+   */
+  async function remove(removal, item) {
+    if (!confirm(`Delete this ${resource.singular}?`)) return;
+    try {
+      await api('DELETE', withId(removal.path, item.id));
+      message.replaceChildren(notice(`The ${resource.singular} has been deleted.`));
+      load();
+    } catch (error) {
+      message.replaceChildren(errorBox(error));
+    }
+  }
+
+  async function load() {
+    try {
+      const path = `${resource.list.path}?limit=20&page=${page}`;
+      const body = /** @type {ItemList} */ (await api('GET', path));
+      const items = body.data[resource.list.key] || [];
+      if (!items.length) {
+        results.replaceChildren(notice(`No ${resource.title.toLowerCase()} yet.`));
+        return;
+      }
+      /** @param {Item} item */
+      const label = (item) => String(item.name || item.domain || `#${item.id}`);
+      const { members, update, remove: removal } = resource;
+      results.replaceChildren(
+        table([...resource.columns.map((c) => c.label), 'Actions'], items, (item) => [
+          ...resource.columns.map((c) => cell(c, item)),
+          h(
+            'div',
+            { class: 'actions' },
+            members
+              ? h(
+                  'button',
+                  {
+                    type: 'button',
+                    onclick: () =>
+                      showMembers(members, item).catch((/** @type {unknown} */ e) =>
+                        message.replaceChildren(errorBox(e)),
+                      ),
+                  },
+                  members.label,
+                )
+              : null,
+            update
+              ? h(
+                  'button',
+                  {
+                    type: 'button',
+                    onclick: () => edit(update, item),
+                    'aria-label': `Edit ${label(item)}`,
+                  },
+                  'Edit',
+                )
+              : null,
+            removal
+              ? h(
+                  'button',
+                  {
+                    type: 'button',
+                    class: 'danger',
+                    onclick: () => remove(removal, item),
+                    'aria-label': `Delete ${label(item)}`,
+                  },
+                  'Delete',
+                )
+              : null,
+          ),
+        ]),
+        pager(body.data, (p) => {
+          page = p;
+          load();
+        }),
+      );
+    } catch (error) {
+      results.replaceChildren(errorBox(error));
+    }
+  }
+
+  const creation = resource.create;
+  root.replaceChildren(
+    h('p', {}, resource.intro),
+    dnsHelp(dns),
+    creation
+      ? h(
+          'p',
+          {},
+          h(
+            'button',
+            { type: 'button', class: 'primary', onclick: () => create(creation) },
+            `New ${resource.singular}`,
+          ),
+        )
+      : h(
+          'p',
+          { class: 'muted' },
+          `The API does not offer creating ${resource.title.toLowerCase()} yet.`,
+        ),
+    message,
+    results,
+  );
+  load();
+}

@@ -1,0 +1,122 @@
+// Shapes the dashboard's browser modules share: the page data the server embeds (its types come
+// from src/, so the two sides cannot drift) and the API answers they read.
+
+export type {
+  Column,
+  FieldOption,
+  FormField,
+  FormSpec,
+  OptionsSource,
+  ResourceView,
+} from '../src/dashboard/view-types';
+export type { Statistics } from '../src/shared/visits/visits.types';
+import type { FormSpec, ResourceView } from '../src/dashboard/view-types';
+import type { Statistics } from '../src/shared/visits/visits.types';
+
+export type Child = Node | string | number | null | undefined | false | Child[];
+
+export interface ResourcePage {
+  resource: ResourceView;
+  dns?: { host: string; targets: string[] };
+}
+
+export interface LinkForms {
+  id?: number;
+  create: FormSpec;
+  update: FormSpec;
+}
+
+export interface QrRecord {
+  id?: number;
+  name?: string;
+  type?: string;
+  data?: unknown;
+  foreground?: string;
+  background?: string;
+  logo?: string | null;
+  size?: number;
+  format?: string;
+}
+
+export interface QrConfig {
+  id?: number;
+  types: string[];
+  formats: string[];
+  encryptions: string[];
+  size: { min: number; max: number; default: number };
+  minContrast: number;
+  record?: QrRecord;
+}
+
+/** A record of any list, as the API presents it. */
+export type Item = { id: number } & Record<string, unknown>;
+
+/** Any answer of the API (`error` is 0, or "0" on lists). */
+export interface Answer {
+  error: number | string;
+  message?: string;
+  field?: string;
+  id?: number;
+}
+
+export interface PageInfo {
+  result: number;
+  perpage: number;
+  currentpage: number;
+  nextpage: number;
+  maxpage: number;
+}
+
+export interface ListAnswer<T> extends Answer {
+  data: PageInfo & Record<string, T[]>;
+}
+
+export interface LinkItem {
+  id: number;
+  alias: string;
+  shorturl: string;
+  longurl: string;
+  title: string;
+  clicks: number;
+  date: string;
+}
+
+export interface LinkDetails extends LinkItem {
+  expiry: string | null;
+  password: boolean;
+}
+
+export interface DetailsAnswer<T> extends Answer {
+  details: T;
+  data: Statistics;
+}
+
+export interface SeriesPoint {
+  t: string;
+  clicks: number;
+}
+
+export interface SeriesAnswer extends Answer {
+  data: { interval: string; tz: string; series: SeriesPoint[] };
+}
+
+export interface QrItem {
+  id: number;
+  link: string;
+  scans: number;
+  name: string;
+  date: string;
+}
+
+export interface QrDetails extends QrItem {
+  status: 'pending' | 'ready' | 'failed';
+  reason: string | null;
+}
+
+/** One input of a hand-built form, for placing the API's errors. */
+export interface FormRow {
+  field: { name: string };
+  input: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+  error: HTMLElement;
+  wrapper: HTMLElement;
+}
