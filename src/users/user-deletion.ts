@@ -17,6 +17,8 @@ import { userRateLimitKey } from '../shared/http/rate-limit';
 import type { RedisKeys } from '../shared/infra/redis-keys';
 import type { Visits } from '../shared/visits/visit-recorder';
 import { SplashPage } from '../splash/splash-page.model';
+import { Webhook } from '../webhooks/webhook.model';
+import { deleteWebhook } from '../webhooks/webhooks.service';
 import { User } from './user.model';
 
 export interface UserDeletionContext {
@@ -53,6 +55,7 @@ export async function deleteUserAndContent(
   for (const id of idsOf(await QrCode.find(owned).lean())) await deleteQr(userId, id, ctx.qr);
   for (const id of idsOf(await Bio.find(owned).lean())) await deleteBioPage(userId, id);
   for (const id of idsOf(await BrandedDomain.find(owned).lean())) await deleteDomain(userId, id);
+  for (const id of idsOf(await Webhook.find(owned).lean())) await deleteWebhook(userId, id);
   const rotators = idsOf(await Campaign.find(owned).lean()).map((id) =>
     rotatorCounterKey(ctx.keys, id),
   );
