@@ -228,7 +228,8 @@ describe('link behaviour fields on url/add and url/:id/update', () => {
           ...extra,
         });
         expect(res.status, res.text).to.equal(422);
-        expect(res.body).to.deep.equal({ error: 1, message });
+        expect(res.body).to.deep.include({ error: 1, code: 'validation_failed', message });
+        expect(res.body.field, 'the field named').to.be.a('string');
       });
     }
   });
@@ -252,10 +253,11 @@ describe('link behaviour fields on url/add and url/:id/update', () => {
       for (const [body, message] of attempts) {
         const add = await api.post('/api/url/add', { url: 'https://example.com/', ...body });
         expect(add.status, JSON.stringify(body)).to.equal(422);
-        expect(add.body).to.deep.equal({ error: 1, message });
+        const field = message.split(' ')[0];
+        expect(add.body).to.deep.equal({ error: 1, code: 'validation_failed', field, message });
         const update = await api.put(`/api/url/${mine.id}/update`, body);
         expect(update.status).to.equal(422);
-        expect(update.body).to.deep.equal({ error: 1, message });
+        expect(update.body).to.deep.equal({ error: 1, code: 'validation_failed', field, message });
       }
       expect(await details(other.apiKey, mine.id)).to.deep.include(DIRECT_LINK_FIELDS);
     });

@@ -96,7 +96,8 @@ describe('CTA overlays and splash pages over the API', () => {
         const { apiKey } = await createTestUser();
         const res = await client(app.url, apiKey).post('/api/overlay/add', body);
         expect(res.status).to.equal(422);
-        expect(res.body).to.deep.equal({ error: 1, message });
+        const field = message.split(' ')[0];
+        expect(res.body).to.deep.equal({ error: 1, code: 'validation_failed', field, message });
       });
     }
 
@@ -113,7 +114,11 @@ describe('CTA overlays and splash pages over the API', () => {
         await api.get(`/api/overlay/${id}/responses`),
       ]) {
         expect(res.status).to.equal(404);
-        expect(res.body).to.deep.equal({ error: 1, message: 'Overlay not found' });
+        expect(res.body).to.deep.equal({
+          error: 1,
+          code: 'not_found',
+          message: 'Overlay not found',
+        });
       }
     });
   });
@@ -158,23 +163,39 @@ describe('CTA overlays and splash pages over the API', () => {
       const other = await createTestUser();
       const api = client(app.url, owner.apiKey);
       const noName = await api.post('/api/splash/add', { title: 't' });
-      expect(noName.body).to.deep.equal({ error: 1, message: 'name is required' });
+      expect(noName.body).to.deep.equal({
+        error: 1,
+        code: 'validation_failed',
+        field: 'name',
+        message: 'name is required',
+      });
       const counter = await api.post('/api/splash/add', { name: 'n', counter: 61 });
       expect(counter.body).to.deep.equal({
         error: 1,
+        code: 'validation_failed',
+        field: 'counter',
         message: 'counter must be less than or equal to 60',
       });
       const image = await api.post('/api/splash/add', {
         name: 'n',
         image: 'data:image/png;base64,AA',
       });
-      expect(image.body).to.deep.equal({ error: 1, message: 'image must be an http or https URL' });
+      expect(image.body).to.deep.equal({
+        error: 1,
+        code: 'validation_failed',
+        field: 'image',
+        message: 'image must be an http or https URL',
+      });
       const id = await addSplash(app, owner.apiKey);
       const theirs = await client(app.url, other.apiKey).put(`/api/splash/${id}/update`, {
         name: 'x',
       });
       expect(theirs.status).to.equal(404);
-      expect(theirs.body).to.deep.equal({ error: 1, message: 'Splash page not found' });
+      expect(theirs.body).to.deep.equal({
+        error: 1,
+        code: 'not_found',
+        message: 'Splash page not found',
+      });
     });
 
     it('turns the links using a deleted page into direct ones and says so', async () => {
@@ -282,14 +303,25 @@ describe('CTA overlays and splash pages over the API', () => {
       expect(forged.status).to.equal(403);
       expect(forged.body).to.deep.equal({
         error: 1,
+        code: 'forbidden',
         message: 'This form has expired: reload the page and try again.',
       });
       const missing = await send(link.alias, { name: 'A', email: 'a@example.com', message: 'm' });
       expect(missing.status).to.equal(422);
-      expect(missing.body).to.deep.equal({ error: 1, message: 'token is required' });
+      expect(missing.body).to.deep.equal({
+        error: 1,
+        code: 'validation_failed',
+        field: 'token',
+        message: 'token is required',
+      });
       const email = await send(link.alias, { ...good, email: 'not-an-email' });
       expect(email.status).to.equal(422);
-      expect(email.body).to.deep.equal({ error: 1, message: 'email must be a valid email' });
+      expect(email.body).to.deep.equal({
+        error: 1,
+        code: 'validation_failed',
+        field: 'email',
+        message: 'email must be a valid email',
+      });
       const big = await send(link.alias, { ...good, message: 'x'.repeat(9000) });
       expect(big.status).to.equal(413);
       for (let i = 0; i < CONTACT_LIMIT.perVisitor; i += 1)

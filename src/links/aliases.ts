@@ -60,7 +60,7 @@ export async function allocateAlias(
 ): Promise<string> {
   if (custom !== undefined) {
     if (options.refuseReserved && isReservedAlias(custom)) {
-      throw validation(`alias ${custom} is reserved`);
+      throw validation(`alias ${custom} is reserved`, 'custom');
     }
     if (!(await reserve(scope, custom))) throw conflict(`alias ${custom} is already taken`);
     return custom;

@@ -29,18 +29,18 @@ function chooseType(input: LinkBehaviourInput, current: Current) {
   const overlay = named?.overlay ?? input.overlay;
   let type: LinkType | undefined = named?.type;
   if (!type && typeof splash === 'number' && typeof overlay === 'number')
-    throw validation('splash and overlay cannot both be set: a link has one type');
+    throw validation('splash and overlay cannot both be set: a link has one type', 'overlay');
   if (!type && typeof splash === 'number') type = 'splash';
   if (!type && typeof overlay === 'number') type = 'overlay';
   const effective = type ?? ((current?.type as LinkType | undefined) || 'direct');
   if (typeof splash === 'number' && effective !== 'splash')
-    throw validation('splash applies only to links of type splash');
+    throw validation('splash applies only to links of type splash', 'splash');
   if (typeof overlay === 'number' && effective !== 'overlay')
-    throw validation('overlay applies only to links of type overlay');
+    throw validation('overlay applies only to links of type overlay', 'overlay');
   const overlayId =
     effective === 'overlay' ? kept(overlay, 'overlay', current?.type, current?.overlayId) : null;
   if (effective === 'overlay' && overlayId === null)
-    throw validation('overlay is required with type overlay');
+    throw validation('overlay is required with type overlay', 'overlay');
   const splashId =
     effective === 'splash' ? kept(splash, 'splash', current?.type, current?.splashId) : null;
   const changed = type !== undefined || splash !== undefined || overlay !== undefined;
@@ -56,7 +56,7 @@ async function requireOwned(
 ): Promise<void> {
   if (!ids.length) return;
   if ((await count({ userId, id: { $in: ids } })) !== ids.length)
-    throw validation(`${field} must name ${what} of yours`);
+    throw validation(`${field} must name ${what} of yours`, field);
 }
 
 /**

@@ -43,10 +43,16 @@ function failureResponse(
   status: number,
   rateLimited: boolean,
   api: boolean,
+  jsonFailures = false,
 ): Record<string, unknown> {
   const codes = errorCodeNames.filter((c) => ERROR_CODES[c].status === status);
+  const failureJson = { schema: { $ref: '#/components/schemas/Failure' } };
   // Visitors' routes answer failures as an HTML page (see the error handler).
-  if (!api) return { description: 'Failure page', content: { 'text/html': {} } };
+  if (!api)
+    return {
+      description: 'Failure page',
+      content: { 'text/html': {}, ...(jsonFailures ? { 'application/json': failureJson } : {}) },
+    };
   const headers: Record<string, unknown> = rateLimited ? rateLimitHeaderRefs() : {};
   if (status === 429) headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
   if (status === 401)
@@ -54,7 +60,7 @@ function failureResponse(
   return {
     description: codes.length ? `Failure: ${codes.map((c) => `\`${c}\``).join(', ')}` : 'Failure',
     headers,
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/Failure' } } },
+    content: { 'application/json': failureJson },
   };
 }
 
@@ -117,7 +123,7 @@ function operation(route: RegisteredRoute, doc: EndpointDoc): Record<string, unk
     responses[status] = successResponse(response, rateLimited);
   }
   for (const status of impliedFailures(route, doc)) {
-    responses[String(status)] ??= failureResponse(status, rateLimited, isApi);
+    responses[String(status)] ??= failureResponse(status, rateLimited, isApi, doc.jsonFailures);
   }
   const op: Record<string, unknown> = {
     operationId: operationId(route),

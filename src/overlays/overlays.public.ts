@@ -6,12 +6,33 @@ import { ALIAS_SHAPE, decideRedirect, loadLinkTarget } from '../links/redirect';
 import { contactAnswerPage } from '../links/visitor-pages';
 import { sendVisitorPage } from '../links/visitor.public';
 import { AppError, notFound, tooManyRequests, validation } from '../shared/errors/app-error';
-import { toAppError } from '../shared/errors/error-handler';
+import { failureBody, toAppError } from '../shared/errors/error-handler';
+import { endpoint } from '../shared/http/endpoint';
+import { pageResponse, VISITOR_ERRORS } from '../shared/http/pages';
+import { messageJson } from '../shared/http/responses';
 import { brandedDomainOf } from '../shared/http/public-context';
 import { assertMongoUp } from '../shared/infra/dependencies';
 import { contactTokenValid } from './contact-token';
 import { storeContactResponse } from './overlay-responses.service';
 import { contactFormSchema, type ContactForm } from './overlays.schemas';
+
+// The form is checked in the handler (after the link is known), so the declaration has no body.
+const contactEndpoint = endpoint({
+  tag: 'Visitors',
+  summary: "Send a contact overlay's form",
+  description:
+    "An urlencoded form with `name`, `email`, `message` and the page's `token`; answers a thank-you page, or JSON when asked for.",
+  responses: {
+    200: {
+      ...pageResponse(
+        'Stored: a thank-you page, or `{"error":0,"message"}` when JSON is asked for',
+      ),
+      schema: messageJson,
+    },
+  },
+  errors: [...VISITOR_ERRORS, 400, 403, 404, 413, 415, 422, 429],
+  jsonFailures: true,
+});
 
 /** Messages one visitor may send through one overlay per window. */
 export const CONTACT_LIMIT = { perVisitor: 5, windowSeconds: 10 * 60 };
@@ -48,6 +69,7 @@ export function overlaysPublicRouter(deps: AppDeps): Router {
 
   router.post(
     '/:alias/contact',
+    contactEndpoint,
     express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 10 }),
     async (req, res) => {
       const alias = req.params.alias;
@@ -65,7 +87,10 @@ export function overlaysPublicRouter(deps: AppDeps): Router {
         stripUnknown: true,
         abortEarly: true,
       });
-      if (error) throw validation(error.details[0]?.message.replace(/"/g, '') ?? error.message);
+      if (error) {
+        const first = error.details[0];
+        throw validation(first?.message.replace(/"/g, '') ?? error.message, first?.path.join('.'));
+      }
       const form = value as ContactForm;
       if (!contactTokenValid(hash, form.token, target.id, overlay.id, Date.now()))
         throw new AppError(
@@ -91,7 +116,7 @@ export function overlaysPublicRouter(deps: AppDeps): Router {
     const error = toAppError(err);
     if (error.status >= 500) return next(err);
     for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-    res.status(error.status).json({ error: 1, message: error.message });
+    res.status(error.status).json(failureBody(error));
   };
   router.use('/:alias/contact', jsonErrors);
 

@@ -29,6 +29,8 @@ export interface EndpointDoc extends RequestSchemas {
   errors?: readonly number[];
   /** Under /api but answered without a key (the document itself). */
   public?: boolean;
+  /** A visitor route that answers failures as JSON too, when the page's script asks for it. */
+  jsonFailures?: boolean;
   /** An example request body. */
   example?: unknown;
 }

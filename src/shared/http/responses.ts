@@ -90,13 +90,15 @@ export function createdResponse(
 }
 
 /** Spec 4.2: `{error: 0, message}` for update, delete and assign. */
+export const messageJson = record({
+  error: Joi.number().valid(0),
+  message: Joi.string().example('Link has been successfully updated.'),
+});
+
 export function messageResponse(description: string): ResponseDoc {
   return {
     description,
-    schema: record({
-      error: Joi.number().valid(0),
-      message: Joi.string().example('Link has been successfully updated.'),
-    }),
+    schema: messageJson,
   };
 }
 
