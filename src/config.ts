@@ -41,6 +41,14 @@ export interface Config {
   readonly metricsToken: string | undefined;
   /** The worker's HTTP port for /metrics and /healthz. */
   readonly workerPort: number;
+  /** Unset: raw visits are kept forever. Rollups (the time series) are never deleted. */
+  readonly visitRetentionDays: number | undefined;
+  /** AES-256-GCM key for webhook secrets at rest; unset: webhooks cannot be added. */
+  readonly webhookSecretKey: Buffer | undefined;
+  readonly webhookAllowPrivate: boolean;
+  /** First retry delay of a failed webhook delivery; each next one doubles it. */
+  readonly webhookRetryDelayMs: number;
+  readonly webhookAttempts: number;
   readonly dashboard: DashboardConfig;
 }
 
@@ -107,6 +115,14 @@ const schema = Joi.object({
   CORS_ORIGINS: Joi.string().allow('').default(''),
   METRICS_TOKEN: Joi.string().min(16).allow(''),
   WORKER_PORT: Joi.number().port().default(3001),
+  VISIT_RETENTION_DAYS: Joi.number().integer().min(1).max(36_500).empty(''),
+  WEBHOOK_SECRET_KEY: Joi.string()
+    .pattern(/^[0-9a-fA-F]{64}$/)
+    .empty('')
+    .messages({ 'string.pattern.base': 'WEBHOOK_SECRET_KEY must be 64 hex characters (32 bytes)' }),
+  WEBHOOK_ALLOW_PRIVATE: Joi.string().valid('0', '1', 'true', 'false').default('0'),
+  WEBHOOK_RETRY_DELAY_MS: Joi.number().integer().min(1).default(30_000),
+  WEBHOOK_ATTEMPTS: Joi.number().integer().min(1).max(30).default(10),
   SESSION_SECRET: Joi.string().min(32).empty(''),
   SESSION_TTL_SECONDS: Joi.number()
     .integer()
@@ -199,6 +215,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     CORS_ORIGINS: string;
     METRICS_TOKEN?: string;
     WORKER_PORT: number;
+    VISIT_RETENTION_DAYS?: number;
+    WEBHOOK_SECRET_KEY?: string;
+    WEBHOOK_ALLOW_PRIVATE: string;
+    WEBHOOK_RETRY_DELAY_MS: number;
+    WEBHOOK_ATTEMPTS: number;
     SESSION_SECRET?: string;
     SESSION_TTL_SECONDS: number;
     SIGNIN_LIMIT_PER_IP: number;
@@ -246,6 +267,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: Object.freeze(parseCorsOrigins(v.CORS_ORIGINS)),
     metricsToken: v.METRICS_TOKEN || undefined,
     workerPort: v.WORKER_PORT,
+    visitRetentionDays: v.VISIT_RETENTION_DAYS,
+    webhookSecretKey: v.WEBHOOK_SECRET_KEY ? Buffer.from(v.WEBHOOK_SECRET_KEY, 'hex') : undefined,
+    webhookAllowPrivate: v.WEBHOOK_ALLOW_PRIVATE === '1' || v.WEBHOOK_ALLOW_PRIVATE === 'true',
+    webhookRetryDelayMs: v.WEBHOOK_RETRY_DELAY_MS,
+    webhookAttempts: v.WEBHOOK_ATTEMPTS,
     dashboard: Object.freeze({
       sessionSecret: v.SESSION_SECRET,
       sessionTtlSeconds: v.SESSION_TTL_SECONDS,

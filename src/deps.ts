@@ -6,6 +6,7 @@ import type { QrRenderQueue } from './qr-codes/qr-codes.jobs';
 import type { Logger } from './shared/infra/logger';
 import type { RedisKeys } from './shared/infra/redis-keys';
 import type { Visits } from './shared/visits/visit-recorder';
+import type { WebhookEvents } from './webhooks/webhooks.jobs';
 
 /** Everything a request handler may reach; built in main.ts (or by the tests) and passed down. */
 export interface AppDeps {
@@ -21,6 +22,8 @@ export interface AppDeps {
   qrQueue: QrRenderQueue;
   /** The clock of the in-process caches' TTLs; the system's unless a test sets one. */
   cacheClock?: Clock;
+  /** Queues webhook deliveries of link events (the worker delivers them); absent: none are sent. */
+  webhooks?: WebhookEvents;
   /** Signs dashboard session cookies (see dashboard/session-secret.ts); random per app if absent. */
   sessionSecret?: string;
 }

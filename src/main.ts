@@ -10,6 +10,7 @@ import { createQrRenderQueue } from './qr-codes/qr-codes.jobs';
 import { listen } from './server';
 import { createVisits } from './shared/visits/visit-recorder';
 import { loadVisitorSalt } from './shared/visits/visit-salt';
+import { createWebhookEvents } from './webhooks/webhooks.jobs';
 
 /** The API process: config -> connections -> app -> listen -> graceful shutdown. */
 export async function main(): Promise<void> {
@@ -24,8 +25,24 @@ export async function main(): Promise<void> {
   const salt = await loadVisitorSalt(config.visitorSalt);
   const visits = createVisits({ redis, keys, logger, salt, countryHeader: config.countryHeader });
   const qrQueue = createQrRenderQueue({ connection: redis, keys, logger });
+  const webhooks = createWebhookEvents({
+    connection: redis,
+    keys,
+    logger,
+    retryDelayMs: config.webhookRetryDelayMs,
+    attempts: config.webhookAttempts,
+  });
   const sessionSecret = await loadSessionSecret(config.dashboard.sessionSecret);
-  const app = createApp({ config, logger, redis, keys, visits, qrQueue, sessionSecret });
+  const app = createApp({
+    config,
+    logger,
+    redis,
+    keys,
+    visits,
+    qrQueue,
+    webhooks,
+    sessionSecret,
+  });
   const server = await listen(app, config.port);
   logger.info({ port: server.port, publicUrl: config.publicUrl }, 'linkqr API listening');
 
@@ -33,6 +50,7 @@ export async function main(): Promise<void> {
     () => server.close(),
     () => visits.close(),
     () => qrQueue.close(),
+    () => webhooks.close(),
     () => redis.quit(),
     () => database.close(),
   ]);

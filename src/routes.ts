@@ -8,6 +8,7 @@ import { channelsRouter } from './channels/channels.routes';
 import type { AppDeps } from './deps';
 import { domainHost } from './domains/domain-host.middleware';
 import { domainsRouter } from './domains/domains.routes';
+import { exportsRouter } from './exports/exports.routes';
 import { linksRouter } from './links/links.routes';
 import { redirectRouter } from './links/redirect.routes';
 import { overlaysPublicRouter } from './overlays/overlays.public';
@@ -18,6 +19,8 @@ import { qrCodesRouter } from './qr-codes/qr-codes.routes';
 import { qrPublicRouter } from './qr-codes/qr-public.routes';
 import { publicNotFound } from './shared/http/public-context';
 import { splashRouter } from './splash/splash.routes';
+import { statsRouter } from './stats/stats.routes';
+import { webhooksRouter } from './webhooks/webhooks.routes';
 import { usersRouter } from './users/users.routes';
 
 /** Every resource's API router, mounted under /api behind auth and the rate limiter. */
@@ -27,6 +30,7 @@ export function apiRoutes(deps: AppDeps): Router {
   api.use(domainsRouter(deps), pixelsRouter(deps), overlaysRouter(deps), splashRouter(deps));
   api.use(linksRouter(deps), campaignsRouter(deps), channelsRouter(deps), bioRouter(deps));
   api.use(qrCodesRouter(deps));
+  api.use(statsRouter(deps), exportsRouter(deps), webhooksRouter(deps));
   api.use(usersRouter(deps), plansRouter(deps));
   return api;
 }

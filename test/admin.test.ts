@@ -15,6 +15,7 @@ import { client, request, type TestResponse } from './support/http';
 import { createLink, linkCacheLive, visit } from './support/links';
 import { rejection } from './support/rejection';
 import { createTestUser, uniqueName } from './support/users';
+import { Webhook } from '../src/webhooks/webhook.model';
 
 const PLANS = [
   { id: 1, name: 'free', maxLinks: 10 },
@@ -291,6 +292,14 @@ describe('admin API: plans and users', () => {
       for (const res of [qr, domain, pixel, channel]) expect(res.status, res.text).to.equal(200);
       const rateKey = `${app.deps.keys.rateLimit()}user:${victim.user.id}`;
       expect(await app.deps.redis.exists(rateKey)).to.equal(1);
+      await Webhook.create({
+        id: 800_000_000 + victim.user.id,
+        userId: victim.user.id,
+        url: 'http://127.0.0.1:9/hook',
+        events: ['clicks'],
+        secret: 'v1.x.y.z',
+        createdAt: new Date(),
+      });
 
       const res = await client(app.url, adminKey).delete(`/api/user/${victim.user.id}/delete`);
       expect(res.status, res.text).to.equal(200);
@@ -298,7 +307,16 @@ describe('admin API: plans and users', () => {
 
       const userId = victim.user.id;
       expect(await User.countDocuments({ id: userId })).to.equal(0);
-      for (const model of [Link, QrCode, BrandedDomain, Pixel, Channel, ChannelItem, Campaign]) {
+      for (const model of [
+        Link,
+        QrCode,
+        BrandedDomain,
+        Pixel,
+        Channel,
+        ChannelItem,
+        Campaign,
+        Webhook,
+      ]) {
         expect(await (model as typeof Link).countDocuments({ userId }), model.modelName).to.equal(
           0,
         );

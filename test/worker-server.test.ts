@@ -73,4 +73,21 @@ describe('the worker HTTP server (WORKER_PORT)', () => {
     expect(res.text).to.match(/^nodejs_eventloop_lag_seconds \d/m);
     expect((await request(url, '/metrics')).status).to.equal(401);
   });
+
+  it('counts webhook delivery attempts by outcome in /metrics', async () => {
+    const auth = { authorization: `Bearer ${token}` };
+    const before = (await request(url, '/metrics', { headers: auth })).text;
+    metrics.webhookDeliveries.attempted('delivered');
+    metrics.webhookDeliveries.attempted('failed');
+    metrics.webhookDeliveries.attempted('failed');
+    const res = await request(url, '/metrics', { headers: auth });
+    for (const [outcome, added] of [
+      ['delivered', 1],
+      ['failed', 2],
+    ] as const) {
+      expect(sample(res.text, 'linkqr_webhook_deliveries_total', { outcome })).to.equal(
+        sample(before, 'linkqr_webhook_deliveries_total', { outcome }) + added,
+      );
+    }
+  });
 });

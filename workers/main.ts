@@ -5,7 +5,11 @@ import { createRedis, createWorkerRedis } from '../src/shared/infra/redis';
 import { RedisKeys } from '../src/shared/infra/redis-keys';
 import { onShutdown } from '../src/shared/infra/shutdown';
 import { VisitDrainer } from '../src/shared/visits/visit-drainer';
+import { clicksWebhookHook } from '../src/webhooks/webhook-clicks';
+import { createWebhookEvents } from '../src/webhooks/webhooks.jobs';
 import { startQrRenderWorker } from './qr-render/qr-render.worker';
+import { startRetention } from './retention';
+import { startWebhookWorker } from './webhooks/webhook-delivery.worker';
 import { createWorkerMetrics } from './worker-metrics';
 import { startWorkerServer } from './worker-server';
 
@@ -17,14 +21,42 @@ async function main(): Promise<void> {
   const redis = createWorkerRedis(config.redisUrl);
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
   const keys = new RedisKeys(config.redisPrefix);
-  const drainer = new VisitDrainer({ redis, keys, logger });
+  // Events are queued on a connection of their own: the drainer blocks on `redis`.
+  const eventsRedis = createWorkerRedis(config.redisUrl);
+  eventsRedis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+  const events = createWebhookEvents({
+    connection: eventsRedis,
+    keys,
+    logger,
+    retryDelayMs: config.webhookRetryDelayMs,
+    attempts: config.webhookAttempts,
+  });
+  const drainer = new VisitDrainer({
+    redis,
+    keys,
+    logger,
+    onApplied: clicksWebhookHook(events, logger),
+  });
   drainer.start();
-  // The render worker opens its own connections: the drainer blocks on this one.
   const metrics = createWorkerMetrics();
   // The drainer blocks on its connection: the health check pings on one of its own.
   const probe = createRedis(config.redisUrl);
   probe.on('error', () => undefined);
-  const qrWorker = startQrRenderWorker({ config, logger, keys, observer: metrics.qrRenders });
+  // The render and webhook workers open their own connections.
+  const qrWorker = startQrRenderWorker({
+    config,
+    logger,
+    keys,
+    observer: metrics.qrRenders,
+    events,
+  });
+  const webhookWorker = startWebhookWorker({
+    config,
+    logger,
+    keys,
+    observer: metrics.webhookDeliveries,
+  });
+  const retention = startRetention({ visitRetentionDays: config.visitRetentionDays, logger });
   const server = await startWorkerServer({
     port: config.workerPort,
     metrics,
@@ -36,7 +68,11 @@ async function main(): Promise<void> {
   onShutdown(logger, config.shutdownTimeoutMs, [
     () => server.close(),
     () => qrWorker.close(),
+    () => webhookWorker.close(),
     () => drainer.stop(),
+    async () => retention.stop(),
+    () => events.close(),
+    () => eventsRedis.quit(),
     () => probe.quit(),
     () => redis.quit(),
     () => database.close(),

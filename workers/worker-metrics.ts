@@ -1,13 +1,15 @@
 import { Counter, Histogram, Registry } from 'prom-client';
 import { startProcessMetrics } from '../src/shared/metrics/process-metrics';
 import type { QrRenderObserver } from './qr-render/qr-render.worker';
+import type { WebhookDeliveryObserver } from './webhooks/webhook-delivery.worker';
 
 export interface WorkerMetrics {
   qrRenders: QrRenderObserver;
+  webhookDeliveries: WebhookDeliveryObserver;
   render(): Promise<{ contentType: string; body: string }>;
 }
 
-/** The worker's own metrics: QR renders, failures and render time, plus Node's process metrics. */
+/** The worker's own metrics: QR renders, failures and render time, webhook deliveries, plus Node's process metrics. */
 export function createWorkerMetrics(): WorkerMetrics {
   const registry = new Registry();
   const registers = [registry];
@@ -29,6 +31,12 @@ export function createWorkerMetrics(): WorkerMetrics {
     buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers,
   });
+  const deliveries = new Counter({
+    name: 'linkqr_webhook_deliveries_total',
+    help: 'Webhook delivery attempts, by outcome (delivered, skipped, failed)',
+    labelNames: ['outcome'] as const,
+    registers,
+  });
   const processRegistry = startProcessMetrics();
   return {
     qrRenders: {
@@ -38,6 +46,11 @@ export function createWorkerMetrics(): WorkerMetrics {
       },
       failed(final) {
         failures.inc({ final: String(final) });
+      },
+    },
+    webhookDeliveries: {
+      attempted(outcome) {
+        deliveries.inc({ outcome });
       },
     },
     async render() {

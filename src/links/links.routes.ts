@@ -138,6 +138,8 @@ export function linksRouter(deps: AppDeps): Router {
       const input = req.body as LinkCreate;
       const { link, origins } = await createLink(currentUser(req).id, input, cache, publicUrl);
       const shorturl = shortUrlOf(link, origins, publicUrl);
+      const data = presentLink(link, origins, publicUrl, 0);
+      await deps.webhooks?.emit(link.userId, 'link.created', data);
       // `short` repeats it: older GemPixel versions answered under that name.
       sendCreated(res, { id: link.id, shorturl, short: shorturl });
     },
@@ -151,6 +153,9 @@ export function linksRouter(deps: AppDeps): Router {
       req.body as LinkUpdate,
       cache,
     );
+    const clicks = await deps.visits.getClickCounts('link', [link.id]);
+    const data = presentLink(link, origins, publicUrl, clicks.get(link.id) ?? 0);
+    await deps.webhooks?.emit(link.userId, 'link.updated', data);
     sendData(res, {
       id: link.id,
       short: shortUrlOf(link, origins, publicUrl),
@@ -159,7 +164,9 @@ export function linksRouter(deps: AppDeps): Router {
   });
 
   router.delete('/url/:id/delete', api.delete, async (req, res) => {
-    await deleteLink(currentUser(req).id, Number(req.params.id), cache, deps.visits);
+    const userId = currentUser(req).id;
+    await deleteLink(userId, Number(req.params.id), cache, deps.visits);
+    await deps.webhooks?.emit(userId, 'link.deleted', { id: Number(req.params.id) });
     sendMessage(res, 'Link has been successfully deleted.');
   });
 

@@ -19,6 +19,8 @@ import type { RedisKeys } from '../shared/infra/redis-keys';
 import type { Visits } from '../shared/visits/visit-recorder';
 import { SplashPage } from '../splash/splash-page.model';
 import { apiKeyCacheKeyOf } from './api-key-cache';
+import { Webhook } from '../webhooks/webhook.model';
+import { deleteWebhook } from '../webhooks/webhooks.service';
 import { User } from './user.model';
 
 export interface UserDeletionContext {
@@ -62,6 +64,7 @@ export async function deleteUserAndContent(
   for (const id of idsOf(await BrandedDomain.find(owned).lean())) {
     await deleteDomain(userId, id, ctx.hosts);
   }
+  for (const id of idsOf(await Webhook.find(owned).lean())) await deleteWebhook(userId, id);
   const campaigns = await Campaign.find(owned).lean();
   const rotators = idsOf(campaigns).map((id) => rotatorCounterKey(ctx.keys, id));
   await Promise.all([

@@ -9,6 +9,7 @@ import { RedisKeys } from '../../src/shared/infra/redis-keys';
 import { listen } from '../../src/server';
 import { baseEnv } from './environment';
 import { createVisits } from '../../src/shared/visits/visit-recorder';
+import { createWebhookEvents } from '../../src/webhooks/webhooks.jobs';
 
 export interface TestApp {
   url: string;
@@ -41,6 +42,15 @@ export async function startTestApp(
       countryHeader: config.countryHeader,
     }),
     qrQueue: extra.qrQueue ?? createQrRenderQueue({ connection: redis, keys, logger }),
+    webhooks:
+      extra.webhooks ??
+      createWebhookEvents({
+        connection: redis,
+        keys,
+        logger,
+        retryDelayMs: config.webhookRetryDelayMs,
+        attempts: config.webhookAttempts,
+      }),
     ...extra,
   };
   // Test clients are never mid-request when a test closes its app: no grace to wait out.
@@ -52,6 +62,7 @@ export async function startTestApp(
     close: async () => {
       await server.close();
       if (!extra.qrQueue) await deps.qrQueue.close();
+      if (!extra.webhooks) await deps.webhooks?.close();
       if (!extra.redis) redis.disconnect();
     },
   };

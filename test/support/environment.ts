@@ -22,5 +22,7 @@ export function baseEnv(): NodeJS.ProcessEnv {
     ANONYMOUS_RATE_LIMIT: '100000',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DOMAIN_CHECK: 'off',
+    // A fixed test key: webhook secrets are encrypted at rest with it.
+    WEBHOOK_SECRET_KEY: '0f'.repeat(32),
   };
 }

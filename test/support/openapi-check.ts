@@ -99,7 +99,9 @@ export async function checkAgainstDocument(
       `${label} answered ${answer.status}, a status its OpenAPI operation does not list`,
     );
   }
-  if (!answer.contentType.includes('json')) return;
+  // A JSON document: `application/json` or `+json`, not JSON lines (`application/x-ndjson`).
+  const media = answer.contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  if (media !== 'application/json' && !media.endsWith('+json')) return;
   const content = (inline(response, c.components) as Json).content as Json | undefined;
   const schema = (content?.['application/json'] as Json | undefined)?.schema as Json | undefined;
   if (!schema) {

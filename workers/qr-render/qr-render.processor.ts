@@ -7,11 +7,13 @@ import { deleteImages, deleteImagesBefore, saveImages } from '../../src/qr-codes
 import { LogoError } from '../../src/qr-codes/logo/logo-errors';
 import { loadLogo, type LogoOptions } from '../../src/qr-codes/logo/logo-source';
 import { RenderFailure, type RenderPool } from './render-pool';
+import type { WebhookEvents } from '../../src/webhooks/webhooks.jobs';
 
 export interface QrRenderProcessorDeps {
   pool: RenderPool;
   logo: LogoOptions;
   logger: Logger;
+  events?: WebhookEvents;
 }
 
 export type QrRenderOutcome = 'ready' | 'stale' | 'already-ready';
@@ -76,6 +78,7 @@ export function createQrRenderProcessor(deps: QrRenderProcessorDeps) {
         return 'stale';
       }
       await deleteImagesBefore(qrId, renderVersion);
+      await deps.events?.emit(qr.userId, 'qr.ready', { id: qrId, alias: qr.alias, name: qr.name });
       return 'ready';
     } catch (err) {
       const attempts = job.opts.attempts ?? 1;
@@ -83,10 +86,14 @@ export function createQrRenderProcessor(deps: QrRenderProcessorDeps) {
       if (permanent || job.attemptsMade + 1 >= attempts) {
         const reason = reasonOf(err, job.attemptsMade + 1);
         deps.logger.warn({ err, qrId, renderVersion, reason }, 'qr render failed');
-        await QrCode.updateOne(
+        const marked = await QrCode.updateOne(
           { id: qrId, renderVersion },
           { $set: { status: 'failed', failureReason: reason } },
         );
+        if (marked.matchedCount > 0) {
+          const data = { id: qrId, alias: qr.alias, name: qr.name, reason };
+          await deps.events?.emit(qr.userId, 'qr.failed', data);
+        }
         if (permanent) throw new UnrecoverableError(reason);
       }
       throw err;

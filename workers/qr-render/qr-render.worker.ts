@@ -14,6 +14,7 @@ import {
 } from '../../src/qr-codes/qr-codes.jobs';
 import { createQrRenderProcessor, type QrRenderOutcome } from './qr-render.processor';
 import { createRenderPool } from './render-pool';
+import type { WebhookEvents } from '../../src/webhooks/webhooks.jobs';
 
 /** What the worker reports about each render (the worker's metrics). */
 export interface QrRenderObserver {
@@ -27,6 +28,8 @@ export interface QrRenderWorkerDeps {
   logger: Logger;
   keys: RedisKeys;
   observer?: QrRenderObserver;
+  /** Tells the owner's webhooks `qr.ready` / `qr.failed`; absent: no events. */
+  events?: WebhookEvents;
 }
 
 export interface QrRenderWorkerOptions {
@@ -92,6 +95,7 @@ export function startQrRenderWorker(
     pool,
     logo: { logoDir: config.logoDir, allowPrivate: config.logoAllowPrivate },
     logger,
+    events: deps.events,
   });
   const worker = new Worker<QrRenderJob, QrRenderOutcome>(QR_RENDER_QUEUE, processor, {
     connection,

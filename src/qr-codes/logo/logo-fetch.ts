@@ -80,7 +80,7 @@ export async function resolveAllowed(url: URL, policy: FetchPolicy): Promise<Res
 }
 
 /** A lookup that answers only with the addresses already checked: no second, unchecked DNS query. */
-function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
+export function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
   return (_hostname, options, callback) => {
     if (options.all) {
       callback(null, addresses);

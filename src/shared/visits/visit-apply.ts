@@ -11,6 +11,7 @@ import {
   type BucketDoc,
 } from './visit-buckets';
 import { describeVisit } from './visit-describe';
+import { writeHourlyUniques } from '../../stats/stats-rollup';
 import { ROLLUPS, type RollupIncrement } from './visit-rollups';
 import { uniqueVisitorsKey } from './visit-stream';
 import { targetKey, type CapturedVisit } from './visits.types';
@@ -129,7 +130,11 @@ export interface ApplyOptions {
   mayBeRedelivered?: boolean;
   clock?: BatchClock;
   faults?: ApplyFaults;
+  onApplied?: VisitBatchHook;
 }
+
+/** Told of every newly stored batch (the `clicks` webhook); must not throw. */
+export type VisitBatchHook = (buckets: readonly BucketDoc[]) => Promise<void>;
 
 /**
  * Stores a batch of visits and counts it, as one idempotent step: raw visits as one bucket per
@@ -166,6 +171,8 @@ export async function applyVisits(
     if (fresh.length) await countBuckets(fresh, batchId, faults);
     await faults?.afterCount?.();
     await addUniques([...replays, ...fresh], redis, keys);
+    await writeHourlyUniques([...replays, ...fresh], redis, keys);
+    if (fresh.length) await options.onApplied?.(fresh);
     return fresh.reduce((n, b) => n + b.visits.length, 0);
   });
 }

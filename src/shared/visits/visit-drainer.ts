@@ -2,7 +2,13 @@ import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { RedisKeys } from '../infra/redis-keys';
-import { applyVisits, BatchClock, type ApplyFaults, type QueuedVisit } from './visit-apply';
+import {
+  applyVisits,
+  BatchClock,
+  type ApplyFaults,
+  type QueuedVisit,
+  type VisitBatchHook,
+} from './visit-apply';
 import { decodeVisit, DRAINER_GROUP, visitStreamKey } from './visit-stream';
 
 const MAX_OWN_RETRIES = 5;
@@ -25,6 +31,8 @@ export interface VisitDrainerOptions {
   retryDelayMs?: number;
   /** Tests only: stop the apply step where a crash would. */
   faults?: ApplyFaults;
+  /** Told of every newly stored batch (the `clicks` webhook). */
+  onApplied?: VisitBatchHook;
 }
 
 /**
@@ -176,6 +184,7 @@ export class VisitDrainer {
       mayBeRedelivered: redelivered,
       clock: this.clock,
       faults,
+      onApplied: this.options.onApplied,
     });
     const ids = entries.map(([id]) => id);
     await redis

@@ -1,6 +1,7 @@
 import { VisitCount, VisitTotal } from './visit.model';
 import { targetKey, type Dimension } from './visits.types';
 import type { BucketDoc } from './visit-buckets';
+import { hourlyLabelsRollup, hourlyRollup } from '../../stats/stats-rollup';
 
 /** One counter document to `$inc`: which collection, which document, by how much. */
 export interface RollupIncrement {
@@ -64,4 +65,9 @@ export const countsRollup: RollupContributor = (buckets) => {
   return out;
 };
 
-export const ROLLUPS: RollupContributor[] = [totalsRollup, countsRollup];
+export const ROLLUPS: RollupContributor[] = [
+  totalsRollup,
+  countsRollup,
+  hourlyRollup,
+  hourlyLabelsRollup,
+];

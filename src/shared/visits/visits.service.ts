@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '../infra/redis-keys';
+import { deleteRollups } from '../../stats/stats-rollup';
 import { VisitBucket, VisitCount, VisitTotal, type StoredVisit } from './visit.model';
 import { uniqueVisitorsKey } from './visit-stream';
 import {
@@ -76,6 +77,7 @@ export async function deleteVisits(
     VisitTotal.deleteOne({ _id: key }),
     VisitCount.deleteMany({ target: key }),
     redis.del(uniqueVisitorsKey(keys, key)),
+    deleteRollups(key, redis, keys),
   ]);
 }
 

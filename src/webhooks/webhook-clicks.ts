@@ -1,0 +1,81 @@
+import type { Logger } from '../shared/infra/logger';
+import { Link } from '../links/link.model';
+import { QrCode } from '../qr-codes/qr-code.model';
+import type { VisitBatchHook } from '../shared/visits/visit-apply';
+import type { BucketDoc } from '../shared/visits/visit-buckets';
+import type { VisitKind } from '../shared/visits/visits.types';
+import { Webhook } from './webhook.model';
+import type { WebhookEvents } from './webhooks.jobs';
+
+/** What a `clicks` delivery carries per link or QR code of the batch (bots left out). */
+export interface ClickSummary {
+  type: VisitKind;
+  id: number;
+  clicks: number;
+  first: string;
+  last: string;
+  countries: Record<string, number>;
+}
+
+export function summariseClicks(buckets: readonly BucketDoc[]): ClickSummary[] {
+  const byTarget = new Map<string, ClickSummary>();
+  for (const bucket of buckets) {
+    for (const v of bucket.visits) {
+      if (v.bot) continue;
+      const key = `${bucket.kind}:${bucket.targetId}`;
+      const at = v.at.toISOString();
+      const s = byTarget.get(key) ?? {
+        type: bucket.kind,
+        id: bucket.targetId,
+        clicks: 0,
+        first: at,
+        last: at,
+        countries: {},
+      };
+      s.clicks += 1;
+      if (at < s.first) s.first = at;
+      if (at > s.last) s.last = at;
+      s.countries[v.country] = (s.countries[v.country] ?? 0) + 1;
+      byTarget.set(key, s);
+    }
+  }
+  return [...byTarget.values()];
+}
+
+async function ownersOf(kind: VisitKind, ids: number[]): Promise<Map<number, number>> {
+  if (ids.length === 0) return new Map();
+  const filter = { id: { $in: ids } };
+  const docs = kind === 'link' ? await Link.find(filter).lean() : await QrCode.find(filter).lean();
+  return new Map(docs.map((d) => [d.id, d.userId]));
+}
+
+/**
+ * The drainer's hook for the `clicks` event: one delivery per drained batch and webhook with the
+ * batch's summaries of that owner's links and QR codes, never one call per click. Costs one query
+ * per batch while nobody subscribes.
+ */
+export function clicksWebhookHook(events: WebhookEvents, logger: Logger): VisitBatchHook {
+  return async (buckets) => {
+    try {
+      const summaries = summariseClicks(buckets);
+      if (summaries.length === 0) return;
+      if (!(await Webhook.exists({ events: 'clicks', disabledAt: null }))) return;
+      const idsOf = (kind: VisitKind) => summaries.filter((s) => s.type === kind).map((s) => s.id);
+      const [links, qrs] = await Promise.all([
+        ownersOf('link', idsOf('link')),
+        ownersOf('qr', idsOf('qr')),
+      ]);
+      const perUser = new Map<number, ClickSummary[]>();
+      for (const s of summaries) {
+        const owner = (s.type === 'link' ? links : qrs).get(s.id);
+        if (owner === undefined) continue;
+        perUser.set(owner, [...(perUser.get(owner) ?? []), s]);
+      }
+      await Promise.all(
+        [...perUser].map(([userId, clicks]) => events.emit(userId, 'clicks', { clicks })),
+      );
+    } catch (err) {
+      logger.warn({ err: (err as Error).message }, 'clicks webhook skipped for a batch');
+    }
+  };
+}

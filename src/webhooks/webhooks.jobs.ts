@@ -1,0 +1,65 @@
+import { Queue, type JobsOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from '../shared/infra/logger';
+import type { RedisKeys } from '../shared/infra/redis-keys';
+import { bullPrefix } from '../qr-codes/qr-codes.jobs';
+import { Webhook, type WebhookEvent } from './webhook.model';
+
+/** The delivery job contract, shared by the producers (API, drainer, renderer) and the worker. */
+export const WEBHOOK_QUEUE = 'webhook-delivery';
+
+/** The event itself travels in the job (it is what was true when it happened), the secret never. */
+export interface WebhookJob {
+  webhookId: number;
+  event: WebhookEvent;
+  /** When the event happened (ISO 8601); the same in every attempt's body. */
+  created: string;
+  data: unknown;
+}
+
+export function webhookJobOptions(retryDelayMs: number, attempts: number): JobsOptions {
+  return {
+    attempts,
+    // With the default 30 s: 30 s, 1 min, 2 min, ... about 4 h 15 min over 10 attempts.
+    backoff: { type: 'exponential', delay: retryDelayMs },
+    removeOnComplete: true,
+    removeOnFail: { age: 7 * 24 * 3600, count: 1000 },
+  };
+}
+
+/** Tells the owner's webhooks that something happened; never throws (an event is not worth a 500). */
+export interface WebhookEvents {
+  emit(userId: number, event: WebhookEvent, data: unknown): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createWebhookEvents(options: {
+  connection: Redis;
+  keys: RedisKeys;
+  logger: Logger;
+  retryDelayMs: number;
+  attempts: number;
+}): WebhookEvents {
+  const { logger } = options;
+  const queue = new Queue<WebhookJob>(WEBHOOK_QUEUE, {
+    connection: options.connection,
+    prefix: bullPrefix(options.keys),
+    defaultJobOptions: webhookJobOptions(options.retryDelayMs, options.attempts),
+  });
+  queue.on('error', (err) => logger.warn({ err: err.message }, 'webhook queue error'));
+  return {
+    async emit(userId, event, data) {
+      try {
+        const hooks = await Webhook.find({ userId, events: event, disabledAt: null }).lean();
+        if (hooks.length === 0) return;
+        const created = new Date().toISOString();
+        await queue.addBulk(
+          hooks.map((h) => ({ name: event, data: { webhookId: h.id, event, created, data } })),
+        );
+      } catch (err) {
+        logger.warn({ err: (err as Error).message, userId, event }, 'webhook event not queued');
+      }
+    },
+    close: () => queue.close(),
+  };
+}

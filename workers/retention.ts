@@ -1,0 +1,36 @@
+import type { Logger } from '../src/shared/infra/logger';
+import { purgeExpiredVisits } from '../src/shared/visits/visit-retention';
+import { WebhookDelivery } from '../src/webhooks/webhook.model';
+
+const DELIVERY_LOG_DAYS = 30;
+
+export interface RetentionSweep {
+  /** One pass: expired raw visits (when a retention is set) and old webhook delivery records. */
+  run(): Promise<void>;
+  stop(): void;
+}
+
+/** Runs the sweep at start and every `intervalMs` (an hour by default). */
+export function startRetention(options: {
+  visitRetentionDays: number | undefined;
+  logger: Logger;
+  intervalMs?: number;
+}): RetentionSweep {
+  const { visitRetentionDays, logger } = options;
+  const run = async () => {
+    if (visitRetentionDays !== undefined) {
+      const visits = await purgeExpiredVisits(visitRetentionDays);
+      if (visits) logger.info({ visits, days: visitRetentionDays }, 'expired raw visits deleted');
+    }
+    const cutoff = new Date(Date.now() - DELIVERY_LOG_DAYS * 86_400_000);
+    await WebhookDelivery.deleteMany({ at: { $lt: cutoff } });
+  };
+  const safeRun = () =>
+    run().catch((err: unknown) =>
+      logger.warn({ err: (err as Error).message }, 'retention sweep failed; retrying later'),
+    );
+  void safeRun();
+  const timer = setInterval(safeRun, options.intervalMs ?? 3_600_000);
+  timer.unref();
+  return { run, stop: () => clearInterval(timer) };
+}

@@ -1,0 +1,126 @@
+import { UnrecoverableError, type Job } from 'bullmq';
+import type { Logger } from '../../src/shared/infra/logger';
+import { formatDateTime } from '../../src/shared/format/dates';
+import { Webhook, WebhookDelivery, type WebhookRecord } from '../../src/webhooks/webhook.model';
+import {
+  decryptSecret,
+  SIGNATURE_HEADER,
+  signatureHeader,
+} from '../../src/webhooks/webhook-secret';
+import {
+  parseWebhookUrl,
+  resolveWebhookTarget,
+  WebhookTargetError,
+  type TargetPolicy,
+} from '../../src/webhooks/webhook-target';
+import type { WebhookJob } from '../../src/webhooks/webhooks.jobs';
+import { postWebhook } from './webhook-post';
+
+/** A webhook whose deliveries keep failing this long, without one success, is disabled. */
+export const DISABLE_AFTER_MS = 3 * 24 * 3600 * 1000;
+
+export interface WebhookDeliveryDeps {
+  secretKey: Buffer | undefined;
+  policy: TargetPolicy;
+  logger: Logger;
+  timeoutMs?: number;
+}
+
+export type WebhookOutcome = 'delivered' | 'skipped';
+
+interface Attempt {
+  status: number | null;
+  error: string | null;
+  /** Retrying cannot help (the target is refused by the address policy). */
+  permanent: boolean;
+}
+
+async function attempt(hook: WebhookRecord, job: Job<WebhookJob>, deps: WebhookDeliveryDeps) {
+  const { event, created, data } = job.data;
+  const body = JSON.stringify({ event, created, data });
+  let secret: string;
+  try {
+    secret = decryptSecret(hook.secret, deps.secretKey as Buffer);
+  } catch {
+    const error = 'the secret cannot be decrypted: was WEBHOOK_SECRET_KEY changed?';
+    return { status: null, error, permanent: true } satisfies Attempt;
+  }
+  try {
+    const url = parseWebhookUrl(hook.url);
+    const addresses = await resolveWebhookTarget(url, deps.policy);
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': 'linkqr-webhooks/1',
+      'linkqr-event': event,
+      'linkqr-delivery': String(job.id),
+      [SIGNATURE_HEADER.toLowerCase()]: signatureHeader(
+        secret,
+        body,
+        Math.floor(Date.now() / 1000),
+      ),
+    };
+    const status = await postWebhook(url, addresses, headers, body, deps.timeoutMs);
+    const ok = status >= 200 && status < 300;
+    return { status, error: ok ? null : `HTTP ${status}`, permanent: false } satisfies Attempt;
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    const error =
+      err instanceof WebhookTargetError
+        ? err.message
+        : `request failed (${code ?? (err as Error).name})`;
+    return { status: null, error, permanent: err instanceof WebhookTargetError } satisfies Attempt;
+  }
+}
+
+/** Records a failure; disables the webhook once it has failed for DISABLE_AFTER_MS. */
+async function markFailing(hook: WebhookRecord, error: string, now: Date): Promise<boolean> {
+  const since = hook.failingSince ?? now;
+  if (!hook.failingSince) {
+    await Webhook.updateOne({ id: hook.id, failingSince: null }, { $set: { failingSince: now } });
+  }
+  if (now.getTime() - since.getTime() < DISABLE_AFTER_MS) return false;
+  await Webhook.updateOne(
+    { id: hook.id },
+    {
+      $set: {
+        disabledAt: now,
+        disabledReason: `deliveries failed since ${formatDateTime(since)} without a success; last: ${error}`,
+      },
+    },
+  );
+  return true;
+}
+
+/**
+ * Delivers one event to one webhook, signed, and records the attempt. A failure is thrown so
+ * BullMQ retries with exponential backoff; a refused target or a disabled webhook is not retried.
+ */
+export function createWebhookDeliveryProcessor(deps: WebhookDeliveryDeps) {
+  return async (job: Job<WebhookJob>): Promise<WebhookOutcome> => {
+    const hook = await Webhook.findOne({ id: job.data.webhookId }).lean<WebhookRecord>();
+    if (!hook || hook.disabledAt) return 'skipped';
+    if (!deps.secretKey) throw new UnrecoverableError('WEBHOOK_SECRET_KEY is not set');
+    const started = performance.now();
+    const result = await attempt(hook, job, deps);
+    const now = new Date();
+    await WebhookDelivery.create({
+      webhookId: hook.id,
+      deliveryId: String(job.id),
+      event: job.data.event,
+      attempt: job.attemptsMade + 1,
+      status: result.status,
+      ok: result.error === null,
+      error: result.error,
+      durationMs: Math.round(performance.now() - started),
+      at: now,
+    });
+    if (result.error === null) {
+      if (hook.failingSince)
+        await Webhook.updateOne({ id: hook.id }, { $set: { failingSince: null } });
+      return 'delivered';
+    }
+    const disabled = await markFailing(hook, result.error, now);
+    if (disabled || result.permanent) throw new UnrecoverableError(result.error);
+    throw new Error(result.error);
+  };
+}

@@ -1,0 +1,60 @@
+import { Worker } from 'bullmq';
+import type { Config } from '../../src/config';
+import type { Logger } from '../../src/shared/infra/logger';
+import { createWorkerRedis } from '../../src/shared/infra/redis';
+import type { RedisKeys } from '../../src/shared/infra/redis-keys';
+import { bullPrefix } from '../../src/qr-codes/qr-codes.jobs';
+import { WEBHOOK_QUEUE, type WebhookJob } from '../../src/webhooks/webhooks.jobs';
+import { createWebhookDeliveryProcessor, type WebhookOutcome } from './webhook-delivery.processor';
+
+/** What the worker reports about each delivery attempt (the worker's metrics). */
+export interface WebhookDeliveryObserver {
+  /** `delivered`, `skipped` (webhook gone or disabled) or `failed` (retried unless final). */
+  attempted(outcome: WebhookOutcome | 'failed'): void;
+}
+
+export interface WebhookWorker {
+  close(): Promise<void>;
+}
+
+/** Consumes webhook deliveries; a slow receiver holds one of `concurrency` slots, nothing more. */
+export function startWebhookWorker(
+  deps: { config: Config; logger: Logger; keys: RedisKeys; observer?: WebhookDeliveryObserver },
+  options: { concurrency?: number; timeoutMs?: number } = {},
+): WebhookWorker {
+  const { config, logger, keys } = deps;
+  const connection = createWorkerRedis(config.redisUrl);
+  connection.on('error', (err) => logger.warn({ err: err.message }, 'webhook worker redis error'));
+  const processor = createWebhookDeliveryProcessor({
+    secretKey: config.webhookSecretKey,
+    policy: { allowPrivate: config.webhookAllowPrivate || config.logoAllowPrivate },
+    logger,
+    timeoutMs: options.timeoutMs,
+  });
+  const worker = new Worker<WebhookJob, WebhookOutcome>(WEBHOOK_QUEUE, processor, {
+    connection,
+    prefix: bullPrefix(keys),
+    concurrency: options.concurrency ?? 8,
+    removeOnComplete: { count: 0 },
+  });
+  worker.on('error', (err) => logger.error({ err: err.message }, 'webhook worker error'));
+  worker.on('completed', (_job, outcome) => deps.observer?.attempted(outcome));
+  worker.on('failed', (job, err) => {
+    deps.observer?.attempted('failed');
+    logger.info(
+      {
+        jobId: job?.id,
+        webhookId: job?.data.webhookId,
+        attempts: job?.attemptsMade,
+        err: err.message,
+      },
+      'webhook delivery failed',
+    );
+  });
+  return {
+    async close() {
+      await worker.close();
+      await connection.quit().catch(() => connection.disconnect());
+    },
+  };
+}
