@@ -8,21 +8,16 @@ import type { AppDeps } from '../deps';
 import { Link, type LinkRecord } from '../links/link.model';
 import { originsOf } from '../links/link-domains';
 import { presentLink } from '../links/links.presenter';
-import { getLink } from '../links/links.service';
 import { LogoError } from '../qr-codes/logo/logo-errors';
 import { LOGO_MAX_BYTES } from '../qr-codes/logo/logo-fetch';
 import { assertLogoImage } from '../qr-codes/logo/logo-source';
 import { QR_TYPES } from '../qr-codes/qr-code.model';
-import { dynamicUrl, getQr } from '../qr-codes/qr-codes.service';
+import { dynamicUrl } from '../qr-codes/qr-codes.service';
 import { unsupportedMediaType, validation } from '../shared/errors/app-error';
-import { idParams } from '../shared/http/id-params';
 import { MAX_LIMIT, DEFAULT_LIMIT } from '../shared/http/pagination';
 import { sendData, sendList } from '../shared/http/responses';
 import { validate, validatedQuery } from '../shared/http/validate';
-import { listVisits } from '../shared/visits/visits.service';
-import type { VisitKind } from '../shared/visits/visits.types';
 import { renderPreview, type PreviewInput } from './qr-preview';
-import { clickSeries, SERIES_INTERVALS, type SeriesInterval } from './series';
 
 interface LinkSearch {
   q?: string;
@@ -38,23 +33,6 @@ const linkSearchSchema = Joi.object<LinkSearch>({
   limit: Joi.number().integer().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT),
 });
 
-interface SeriesQuery {
-  interval: SeriesInterval;
-  tz?: string;
-  from?: Date;
-  to?: Date;
-}
-
-const seriesQuerySchema = Joi.object<SeriesQuery>({
-  interval: Joi.string()
-    .valid(...SERIES_INTERVALS)
-    .default('day'),
-  from: Joi.date().iso(),
-  to: Joi.date().iso(),
-  // Accepted for the client's sake; this stand-in counts in UTC and says so in its answer.
-  tz: Joi.string().max(64),
-});
-
 const previewSchema = Joi.object<PreviewInput>({
   type: Joi.string()
     .valid(...QR_TYPES)
@@ -66,9 +44,6 @@ const previewSchema = Joi.object<PreviewInput>({
 }).unknown(true);
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-const DAY_MS = 86_400_000;
-const DEFAULT_DAYS: Record<SeriesInterval, number> = { day: 30, week: 7 * 12, month: 365 };
 
 /** Logo upload for QR codes: the file lands in LOGO_DIR, where the API's `logo` paths point. */
 export function logoUpload(deps: AppDeps): Router {
@@ -151,36 +126,5 @@ export function dashboardApi(deps: AppDeps): Router {
     sendData(res, { svg });
   });
 
-  return router;
-}
-
-/**
- * Clicks (or scans) over time, for the chart, until the statistics-over-time API (issue 12)
- * serves `GET /url/:id/stats` and `GET /qr/:id/stats` from its rollups: mounted after the API's
- * routes, so those take over as soon as they exist. Counted from the stored raw visits.
- */
-export function seriesFallback(): Router {
-  const router = Router();
-  const serve = (kind: VisitKind) => async (req: express.Request, res: express.Response) => {
-    const id = Number(req.params.id);
-    const userId = currentUser(req).id;
-    await (kind === 'link' ? getLink(userId, id) : getQr(userId, id));
-    const query = validatedQuery<SeriesQuery>(res);
-    const to = query.to ?? new Date();
-    const from = query.from ?? new Date(to.getTime() - DEFAULT_DAYS[query.interval] * DAY_MS);
-    if (from > to) throw validation('from must be before to');
-    const visits = (await listVisits({ kind, id })).filter((v) => !v.bot);
-    const series = clickSeries(
-      visits.map((v) => v.at),
-      from,
-      to,
-      query.interval,
-    );
-    const clicks = series.reduce((sum, p) => sum + p.clicks, 0);
-    sendData(res, { data: { interval: query.interval, tz: 'UTC', series, totals: { clicks } } });
-  };
-  const v = validate({ params: idParams, query: seriesQuerySchema });
-  router.get('/url/:id/stats', v, serve('link'));
-  router.get('/qr/:id/stats', v, serve('qr'));
   return router;
 }

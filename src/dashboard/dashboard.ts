@@ -9,7 +9,7 @@ import { requireJsonBody } from '../shared/http/content-type';
 import { requireWellFormedStrings } from '../shared/http/well-formed';
 import { requireDependencies } from '../shared/infra/dependencies';
 import { requireCsrf } from './csrf';
-import { dashboardApi, logoUpload, seriesFallback } from './dashboard-api';
+import { dashboardApi, logoUpload } from './dashboard-api';
 import { dashboardPages, pageErrors } from './dashboard.routes';
 import { routeTable } from './route-table';
 import { sessionMiddleware } from './session';
@@ -74,7 +74,6 @@ export function dashboardRouter(deps: AppDeps, parts: ApiParts): Router {
   api.use(requireWellFormedStrings);
   api.use(dashboardApi(deps));
   api.use(parts.routes);
-  api.use(seriesFallback());
   api.use(routeNotFound);
   api.use(errorHandler(deps.logger));
   router.use('/api', api);

@@ -5,7 +5,6 @@ import { formFields } from '../../src/dashboard/form-fields';
 import { html, jsonScript } from '../../src/dashboard/html';
 import { resourceViews } from '../../src/dashboard/resources';
 import { routeTable } from '../../src/dashboard/route-table';
-import { bucketStart, clickSeries } from '../../src/dashboard/series';
 
 describe('dashboard (pure)', () => {
   describe('html', () => {
@@ -79,46 +78,6 @@ describe('dashboard (pure)', () => {
       ]);
       expect(views.get('pixels')?.update).to.equal(undefined);
       expect(views.get('splash')?.create).to.equal(undefined);
-    });
-  });
-
-  describe('click series', () => {
-    it('starts weeks on Monday and months on the first, in UTC', () => {
-      const sunday = new Date('2026-11-22T23:30:00Z');
-      expect(bucketStart(sunday, 'day').toISOString()).to.equal('2026-11-22T00:00:00.000Z');
-      expect(bucketStart(sunday, 'week').toISOString()).to.equal('2026-11-16T00:00:00.000Z');
-      expect(bucketStart(sunday, 'month').toISOString()).to.equal('2026-11-01T00:00:00.000Z');
-    });
-
-    it('has every bucket of the range, zeros included, and leaves out visits outside it', () => {
-      const at = (s: string) => new Date(s);
-      const series = clickSeries(
-        [
-          at('2026-01-02T10:00:00Z'),
-          at('2026-01-02T11:00:00Z'),
-          at('2026-01-04T00:00:00Z'),
-          at('2025-12-01T00:00:00Z'),
-        ],
-        at('2026-01-01T12:00:00Z'),
-        at('2026-01-04T12:00:00Z'),
-        'day',
-      );
-      expect(series).to.deep.equal([
-        { t: '2026-01-01', clicks: 0 },
-        { t: '2026-01-02', clicks: 2 },
-        { t: '2026-01-03', clicks: 0 },
-        { t: '2026-01-04', clicks: 1 },
-      ]);
-    });
-
-    it('crosses month ends correctly', () => {
-      const series = clickSeries(
-        [],
-        new Date('2026-01-31T00:00:00Z'),
-        new Date('2026-03-01T00:00:00Z'),
-        'month',
-      );
-      expect(series.map((p) => p.t)).to.deep.equal(['2026-01-01', '2026-02-01', '2026-03-01']);
     });
   });
 });
