@@ -1,22 +1,13 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { request } from './http';
+import { freePort } from '../../src/shared/infra/free-port';
+
+export { freePort };
 
 const run = promisify(execFile);
 export const root = path.resolve(__dirname, '..', '..');
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-    srv.once('error', reject);
-  });
-}
 
 async function until<T>(probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
   const deadline = Date.now() + timeoutMs;

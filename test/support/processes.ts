@@ -1,8 +1,10 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
 import { promisify } from 'node:util';
+import { freePort } from '../../src/shared/infra/free-port';
+
+export { freePort };
 
 const root = path.resolve(__dirname, '..', '..');
 
@@ -82,17 +84,6 @@ export async function startApiProcess(
   const line = await service.waitForLine(/linkqr API listening/);
   const { port } = JSON.parse(line) as { port: number };
   return { ...service, url: `http://127.0.0.1:${port}` };
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-    srv.once('error', reject);
-  });
 }
 
 /** `user:create` through the CLI, as an operator would, against the database `env` names. */

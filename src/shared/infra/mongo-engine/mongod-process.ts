@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
+import { freePort } from '../free-port';
 
 export interface RunningMongod {
   uri: string;
@@ -30,17 +30,6 @@ export interface MongodExit {
 
 export class MongodStartError extends Error {
   override name = 'MongodStartError';
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** An error or fatal line of mongod's structured log, as one readable sentence. */
