@@ -57,7 +57,10 @@ function baselineRef(): string {
 /** The baseline's sources in a temporary directory, sharing this checkout's node_modules. */
 function unpack(ref: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkqr-baseline-'));
-  const archive = execFileSync('git', ['archive', ref, 'src', 'tsconfig.json', 'package.json'], {
+  // The dashboard (from issue 14 on) serves web/ beside src/.
+  const hasWeb = spawnSync('git', ['cat-file', '-e', `${ref}:web`], { cwd: ROOT }).status === 0;
+  const paths = ['src', ...(hasWeb ? ['web'] : []), 'tsconfig.json', 'package.json'];
+  const archive = execFileSync('git', ['archive', ref, ...paths], {
     cwd: ROOT,
     maxBuffer: 64 * 1024 * 1024,
   });
