@@ -35,6 +35,7 @@ async function main(): Promise<void> {
     redis,
     keys,
     logger,
+    lingerMs: config.visitDrainLingerMs,
     onApplied: clicksWebhookHook(events, logger),
   });
   drainer.start();
