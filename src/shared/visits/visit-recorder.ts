@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { LRUCache } from 'lru-cache';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { RedisKeys } from '../infra/redis-keys';
@@ -43,10 +44,30 @@ function header(req: Request, name: string): string {
   return (Array.isArray(value) ? value[0] : value)?.slice(0, MAX_FIELD) ?? '';
 }
 
+/** A visitor's hash by address and User-Agent, kept for the visitors seen lately. */
+export type VisitorHasher = (ip: string, userAgent: string) => string;
+
+/**
+ * Returning visitors click again and again from the same address and browser: their keyed hash
+ * is remembered (a bounded LRU) rather than computed for every click.
+ */
+export function visitorHasher(salt: string, max = 10_000): VisitorHasher {
+  const seen = new LRUCache<string, string>({ max });
+  return (ip, userAgent) => {
+    const key = `${ip}\n${userAgent}`;
+    let visitor = seen.get(key);
+    if (visitor === undefined) {
+      visitor = hashVisitor(salt, ip, userAgent);
+      seen.set(key, visitor);
+    }
+    return visitor;
+  };
+}
+
 export function captureVisit(
   target: VisitTarget,
   req: Request,
-  salt: string,
+  hash: VisitorHasher,
   countryHeader?: string,
 ): CapturedVisit {
   const ip = req.ip ?? '';
@@ -55,7 +76,7 @@ export function captureVisit(
     kind: target.kind,
     targetId: target.id,
     at: Date.now(),
-    visitor: hashVisitor(salt, ip, userAgent),
+    visitor: hash(ip, userAgent),
     country: resolveCountry(
       ip,
       countryHeader ? header(req, countryHeader) || undefined : undefined,
@@ -74,9 +95,10 @@ export function createVisits(options: VisitRecorderOptions): Visits {
   const { redis, keys, logger, salt, countryHeader } = options;
   const stream = visitStreamKey(keys);
   const spool = new VisitSpool({ redis, keys, logger, ...options.spool });
+  const hash = visitorHasher(salt);
   return {
     record(target, req) {
-      const visit = captureVisit(target, req, salt, countryHeader);
+      const visit = captureVisit(target, req, hash, countryHeader);
       if (redis.status !== 'ready') return spool.add(visit);
       redis.xadd(stream, '*', ...encodeVisit(visit)).catch(() => spool.add(visit));
     },
