@@ -28,9 +28,14 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', config.trustProxy);
   app.set('json spaces', 0);
 
-  app.use(metrics.observe);
   const security = helmet();
-  app.use(redirectFastPath(deps, precomputeHeaders(security)));
+  const answerCachedRedirect = redirectFastPath(app, deps, precomputeHeaders(security), metrics);
+  const route = app.handle.bind(app);
+  // A click on a cached direct link is answered before Express routes the request at all.
+  app.handle = (req, res, next) => {
+    if (!answerCachedRedirect(req, res)) route(req, res, next);
+  };
+  app.use(metrics.observe);
   app.use(requestLog(logger));
   app.use(security);
   app.use(healthRouter(deps));

@@ -1,9 +1,13 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import { setPriority } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from './config';
 import { removeEmbeddedUri, writeEmbeddedUri } from './shared/infra/embedded-uri-file';
 import { createLogger } from './shared/infra/logger';
 import { startLocalEngine } from './shared/infra/mongo-engine/local-engine';
+
+/** The worker's nice value under `npm start` (0 is the API's; 19 the lowest priority). */
+const WORKER_NICENESS = 10;
 
 /**
  * Zero-config launcher (`npm start`): the API and the QR worker as two child processes sharing one
@@ -23,10 +27,18 @@ async function start(): Promise<void> {
   }
 
   const ext = path.extname(__filename);
-  const children: ChildProcess[] = [
-    fork(path.join(__dirname, `main${ext}`), [], { env }),
-    fork(path.join(__dirname, '..', 'workers', `main${ext}`), [], { env }),
-  ];
+  const api = fork(path.join(__dirname, `main${ext}`), [], { env });
+  const worker = fork(path.join(__dirname, '..', 'workers', `main${ext}`), [], { env });
+  // Sharing a core, a visitor waiting for a redirect comes before a batch of clicks to store or
+  // a code to render: neither is waited on, and both catch up as soon as the API is idle.
+  if (worker.pid !== undefined) {
+    try {
+      setPriority(worker.pid, WORKER_NICENESS);
+    } catch (err) {
+      logger.warn({ err: (err as Error).message }, 'could not lower the worker priority');
+    }
+  }
+  const children: ChildProcess[] = [api, worker];
 
   let stopping = false;
   const stopAll = async (code: number) => {

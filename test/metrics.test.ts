@@ -65,6 +65,7 @@ describe('GET /metrics', () => {
     const redirects = sample(text0, 'linkqr_redirects_total', { kind: 'link' });
     const requests = sample(text0, 'linkqr_http_requests_total', route);
     const hits = sample(text0, 'linkqr_cache_lookups_total', hit);
+    const timed = sample(text0, 'linkqr_http_request_duration_seconds_count', route);
     for (let i = 0; i < 3; i += 1) {
       expect((await visit(app, `/${link.alias}`)).status).to.equal(302);
     }
@@ -72,6 +73,7 @@ describe('GET /metrics', () => {
     expect(sample(text, 'linkqr_redirects_total', { kind: 'link' })).to.equal(redirects + 3);
     expect(sample(text, 'linkqr_http_requests_total', route)).to.equal(requests + 3);
     expect(sample(text, 'linkqr_cache_lookups_total', hit)).to.equal(hits + 3);
+    expect(sample(text, 'linkqr_http_request_duration_seconds_count', route)).to.equal(timed + 3);
   });
 
   it('reports the visit backlog, drain lag, QR queue depth and event-loop lag', async () => {

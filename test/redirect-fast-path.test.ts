@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { domainCacheFor } from '../src/domains/domain-cache';
 import { linkCacheFor, linkCacheKey } from '../src/links/link-cache';
 import { Link } from '../src/links/link.model';
 import { createLogger } from '../src/shared/infra/logger';
@@ -6,7 +7,7 @@ import { startTestApp, type TestApp } from './support/app-harness';
 import { addPixel, FB_TAG } from './support/behaviour';
 import { client } from './support/http';
 import { createLink, linkCacheLive, visit } from './support/links';
-import { createTestUser } from './support/users';
+import { createTestUser, uniqueName } from './support/users';
 import { drainVisits } from './support/visits';
 
 const browser = {
@@ -147,5 +148,59 @@ describe('redirect fast path (cached direct links, before the middleware chain)'
       expect((await visit(app, '/no-such-alias-here', { headers: browser })).status).to.equal(404);
     }
     expect(logged.filter((p) => p === '/no-such-alias-here')).to.have.length(2);
+  });
+});
+
+describe('redirect fast path: client address and host as Express computes them (TRUST_PROXY)', () => {
+  let trusting: TestApp;
+  let direct: TestApp;
+  before(async () => {
+    trusting = await startTestApp({ TRUST_PROXY: 'loopback' });
+    direct = await startTestApp({});
+    await linkCacheLive(trusting);
+    await linkCacheLive(direct);
+  });
+  after(async () => {
+    await trusting.close();
+    await direct.close();
+  });
+
+  /** Four clicks, the last three on the fast path, from two forwarded addresses. */
+  async function uniquesBehindProxy(app: TestApp): Promise<{ clicks: number; unique: number }> {
+    const { apiKey } = await createTestUser();
+    const link = await createLink(app, apiKey, { url: 'https://example.com/proxied' });
+    for (const address of ['203.0.113.1', '203.0.113.1', '203.0.113.2', '203.0.113.2']) {
+      const res = await visit(app, `/${link.alias}`, {
+        headers: { ...browser, 'x-forwarded-for': address },
+      });
+      expect(res.status).to.equal(302);
+    }
+    expect(linkCacheFor(app.deps).peek(linkCacheKey(0, link.alias))?.direct).to.equal(true);
+    await drainVisits(app);
+    const stats = await client(app.url, apiKey).get<{
+      data: { clicks: number; uniqueClicks: number };
+    }>(`/api/url/${link.id}`);
+    return { clicks: stats.body.data.clicks, unique: stats.body.data.uniqueClicks };
+  }
+
+  it('tells visitors apart by the forwarded address only behind a trusted proxy', async () => {
+    expect(await uniquesBehindProxy(trusting)).to.deep.equal({ clicks: 4, unique: 2 });
+    expect(await uniquesBehindProxy(direct)).to.deep.equal({ clicks: 4, unique: 1 });
+  });
+
+  it('reads the host from X-Forwarded-Host only behind a trusted proxy', async () => {
+    for (const app of [trusting, direct]) {
+      const { apiKey } = await createTestUser();
+      const link = await createLink(app, apiKey, { url: 'https://example.com/host' });
+      expect((await visit(app, `/${link.alias}`, { headers: browser })).status).to.equal(302);
+      const host = `${uniqueName('nobody')}.example.org`;
+      await visit(app, `/${link.alias}`, { headers: { ...browser, 'x-forwarded-host': host } });
+      // The fast path hands an unknown host on, and the normal routes look it up (and remember
+      // that no domain has it); a host that was never read is never looked up.
+      const looked = domainCacheFor(app.deps).peek(host);
+      expect(looked, app === trusting ? 'trusting' : 'direct').to.equal(
+        app === trusting ? null : undefined,
+      );
+    }
   });
 });

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { Webhook } from '../src/webhooks/webhook.model';
 import { clicksWebhookHook } from '../src/webhooks/webhook-clicks';
 import { encryptSecret } from '../src/webhooks/webhook-secret';
+import { hasSubscribers, webhookSubscribersFor } from '../src/webhooks/webhook-subscribers';
 import type { WebhookJob } from '../src/webhooks/webhooks.jobs';
 import { createWebhookDeliveryProcessor } from '../workers/webhooks/webhook-delivery.processor';
 import { rejection } from './support/rejection';
@@ -161,7 +162,11 @@ describe('webhooks', () => {
         redis,
         keys: app.deps.keys,
         logger: app.deps.logger,
-        onApplied: clicksWebhookHook(app.deps.webhooks!, app.deps.logger),
+        onApplied: clicksWebhookHook(
+          app.deps.webhooks!,
+          webhookSubscribersFor(app.deps),
+          app.deps.logger,
+        ),
       });
       await drainer.drainAvailable();
     } finally {
@@ -180,6 +185,37 @@ describe('webhooks', () => {
     expect(body.event).to.equal('clicks');
     const byId = Object.fromEntries(body.data.clicks.map((c) => [c.id, [c.type, c.clicks]]));
     expect(byId).to.deep.equal({ [one.id]: ['link', 2], [two.id]: ['link', 1] });
+  });
+
+  it("a clicks webhook added or changed drops the worker process's cached answer", async () => {
+    // A connection of its own: the bus and caches of another process, as in the worker.
+    const workerRedis = createWorkerRedis(app.config.redisUrl);
+    try {
+      const subscribers = webhookSubscribersFor({
+        redis: workerRedis,
+        keys: app.deps.keys,
+        logger: app.deps.logger,
+      });
+      await subscribers.whenLive();
+      await hasSubscribers(subscribers, 'clicks');
+      expect(subscribers.peek('clicks')).to.not.equal(undefined);
+
+      const { api, hook } = await subscriber(['clicks']);
+      await eventually(
+        async () => subscribers.peek('clicks') === undefined,
+        'the addition reaches the worker',
+      );
+      expect(await hasSubscribers(subscribers, 'clicks')).to.equal(true);
+
+      const paused = await api.put(`/api/webhook/${hook.id}/update`, { active: false });
+      expect(paused.status, paused.text).to.equal(200);
+      await eventually(
+        async () => subscribers.peek('clicks') === undefined,
+        'the change reaches the worker',
+      );
+    } finally {
+      workerRedis.disconnect();
+    }
   });
 
   it('delivers qr.ready once the worker has rendered a code', async () => {

@@ -64,6 +64,29 @@ describe('zero-config start (README path) where no mongod can be had: the in-mem
     expect(warnings[1]?.msg).to.include('set MONGODB_URI');
   });
 
+  it('runs the worker at a lower priority than the API (nice 10 more)', () => {
+    const children = fs
+      .readdirSync('/proc')
+      .filter((entry) => /^\d+$/.test(entry))
+      .map((pid) => {
+        try {
+          // `pid (comm) state ppid ...`: comm may hold spaces, so read after its closing paren.
+          const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+          const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+          const command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+          return { pid: Number(pid), ppid, command };
+        } catch {
+          return undefined;
+        }
+      })
+      .filter((p) => p?.ppid === service.process.pid);
+    const worker = children.find((p) => p?.command.includes(path.join('workers', 'main')));
+    const api = children.find((p) => p?.command.includes(path.join('src', 'main')));
+    expect(worker, 'the worker process').to.not.equal(undefined);
+    expect(api, 'the API process').to.not.equal(undefined);
+    expect(os.getPriority(worker!.pid) - os.getPriority(api!.pid)).to.equal(10);
+  });
+
   it('creates a user with the CLI, whose key reads the account, and stops cleanly on SIGTERM', async () => {
     const username = uniqueName('newcomer');
     const lines = await cli<{ apiKey: string }>(env, [

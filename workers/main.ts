@@ -6,6 +6,7 @@ import { RedisKeys } from '../src/shared/infra/redis-keys';
 import { onShutdown } from '../src/shared/infra/shutdown';
 import { VisitDrainer } from '../src/shared/visits/visit-drainer';
 import { clicksWebhookHook } from '../src/webhooks/webhook-clicks';
+import { webhookSubscribersFor } from '../src/webhooks/webhook-subscribers';
 import { createWebhookEvents } from '../src/webhooks/webhooks.jobs';
 import { startQrRenderWorker } from './qr-render/qr-render.worker';
 import { startRetention } from './retention';
@@ -35,7 +36,12 @@ async function main(): Promise<void> {
     redis,
     keys,
     logger,
-    onApplied: clicksWebhookHook(events, logger),
+    lingerMs: config.visitDrainLingerMs,
+    onApplied: clicksWebhookHook(
+      events,
+      webhookSubscribersFor({ redis: eventsRedis, keys, logger }),
+      logger,
+    ),
   });
   drainer.start();
   const metrics = createWorkerMetrics();

@@ -1,24 +1,32 @@
 import { randomUUID } from 'node:crypto';
-import type { Request, RequestHandler } from 'express';
+import type { Express, Request, Response } from 'express';
 import type { AppDeps } from '../deps';
 import { domainCacheFor } from '../domains/domain-cache';
 import { isBrandableHost } from '../domains/domain-name';
 import { REQUEST_ID } from '../shared/http/request-log';
+import type { ApiMetrics } from '../shared/metrics/api-metrics';
 import { linkCacheFor, linkCacheKey } from './link-cache';
 import { DEFAULT_DOMAIN_ID } from './link.model';
 import { ALIAS_SHAPE } from './redirect';
 
+/** Answers the request and returns true, or returns false having touched nothing. */
+export type FastPath = (req: Request, res: Response) => boolean;
+
 /**
- * `GET /:alias` of a link that is cached and marked `direct`, answered before the middleware chain
- * (request log, helmet, routers) with the security headers helmet would have set. Everything else
- * (a cache miss, a password, an expired link, a link with pages, pixels or targeting, a query
- * string, HEAD, an unknown host) goes on to the normal routes, which also fill the cache.
- * Fast-path redirects are counted as clicks but not written to the access log.
+ * `GET /:alias` of a link that is cached and marked `direct`, answered before Express routes the
+ * request (no router, request log, helmet) with the security headers helmet would have set.
+ * Everything else (a cache miss, a password, an expired link, a link with pages, pixels or
+ * targeting, a query string, HEAD, an unknown host) goes on to the normal routes, which also fill
+ * the cache. Fast-path redirects are counted as requests and clicks but not written to the
+ * access log. The client address and host are Express's own (`trust proxy` included): the
+ * request is given the app's request prototype, as Express itself does first thing.
  */
 export function redirectFastPath(
+  app: Express,
   deps: AppDeps,
   securityHeaders: readonly string[],
-): RequestHandler {
+  metrics: Pick<ApiMetrics, 'count'>,
+): FastPath {
   const links = linkCacheFor(deps);
   const domains = domainCacheFor(deps);
   const serviceHost = new URL(deps.config.publicUrl).hostname.toLowerCase();
@@ -35,22 +43,24 @@ export function redirectFastPath(
     return domain?.id ?? DEFAULT_DOMAIN_ID;
   }
 
-  return (req, res, next) => {
-    if (req.method !== 'GET') return next();
+  return (req, res) => {
+    const started = process.hrtime.bigint();
+    if (req.method !== 'GET' || req.url.charCodeAt(0) !== 47) return false;
     const alias = req.url.slice(1);
-    if (req.url.charCodeAt(0) !== 47 || !ALIAS_SHAPE.test(alias)) return next();
+    if (!ALIAS_SHAPE.test(alias)) return false;
+    Object.setPrototypeOf(req, app.request);
     const domainId = domainIdOf(req);
-    if (domainId === undefined) return next();
+    if (domainId === undefined) return false;
     const target = links.peek(linkCacheKey(domainId, alias));
-    if (!target?.direct) return next();
-    if (target.expiresAt !== null && Date.now() >= target.expiresAt) return next();
+    if (!target?.direct) return false;
+    if (target.expiresAt !== null && Date.now() >= target.expiresAt) return false;
     links.lookups.hit.inc();
-    // The request metrics (mounted before this) count it as a redirect of the alias route.
-    res.locals.routeTemplate = '/:alias';
     deps.visits.record({ kind: 'link', id: target.id }, req);
     const incoming = req.headers['x-request-id'];
     const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.writeHead(302, [...fixed, 'Location', target.url, 'X-Request-Id', id]);
     res.end();
+    metrics.count('GET', '/:alias', 302, Number(process.hrtime.bigint() - started) / 1e9);
+    return true;
   };
 }

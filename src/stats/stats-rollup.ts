@@ -1,7 +1,7 @@
 import type { AnyBulkWriteOperation } from 'mongoose';
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '../shared/infra/redis-keys';
-import type { BucketDoc } from '../shared/visits/visit-buckets';
+import type { BucketDoc, BucketVisit } from '../shared/visits/visit-buckets';
 import type { RollupContributor, RollupIncrement } from '../shared/visits/visit-rollups';
 import { targetKey, type Dimension } from '../shared/visits/visits.types';
 import { VisitHour, VisitHourLabel, type VisitHourRecord } from './stats.model';
@@ -40,6 +40,39 @@ function summed<T>(
   return out;
 }
 
+/** Visits of a bucket with the same value of `keyOf`, counted: per-visit work done once per group. */
+export function grouped<K>(
+  visits: readonly BucketVisit[],
+  keyOf: (visit: BucketVisit) => K | undefined,
+): Map<K, { visit: BucketVisit; n: number }> {
+  const groups = new Map<K, { visit: BucketVisit; n: number }>();
+  for (const visit of visits) {
+    const key = keyOf(visit);
+    if (key === undefined) continue;
+    const group = groups.get(key);
+    if (group) group.n += 1;
+    else groups.set(key, { visit, n: 1 });
+  }
+  return groups;
+}
+
+const hourMsOf = (visit: BucketVisit) => Math.floor(visit.at.getTime() / HOUR_MS) * HOUR_MS;
+
+/** A person's visit by hour and labels (NUL never occurs in a label); bots have none. */
+export const labelsKey = (visit: BucketVisit, hourMs = 0): string | undefined =>
+  visit.bot
+    ? undefined
+    : `${hourMs}\0${visit.country}\0${visit.referrer}\0${visit.browser}\0${visit.os}`;
+
+export function labelsOf(visit: BucketVisit): Array<[Dimension, string]> {
+  return [
+    ['country', visit.country],
+    ['referrer', visit.referrer],
+    ['browser', visit.browser],
+    ['os', visit.os],
+  ];
+}
+
 /**
  * Clicks and bots per target and UTC hour (the time series), counted by the apply step with the
  * other rollups. The filter names the hour's sketch, so an inserted document carries it.
@@ -49,10 +82,11 @@ export const hourlyRollup: RollupContributor = (buckets) => {
   const entries: Array<[string, Record<string, unknown>, string, number]> = [];
   for (const bucket of buckets) {
     const target = targetKey({ kind: bucket.kind, id: bucket.targetId });
-    for (const visit of bucket.visits) {
+    const groups = grouped(bucket.visits, (v) => `${hourMsOf(v)}${v.bot ? 'b' : 'c'}`);
+    for (const { visit, n } of groups.values()) {
       const hour = hourOf(visit.at.getTime());
       const filter = { target, hour, sketch: sketchName(target, hour) };
-      entries.push([`${target}|${hour.toISOString()}`, filter, visit.bot ? 'bots' : 'clicks', 1]);
+      entries.push([`${target}|${hour.toISOString()}`, filter, visit.bot ? 'bots' : 'clicks', n]);
     }
   }
   return [...summed(entries).values()].map(([filter, inc]): RollupIncrement => ({
@@ -68,18 +102,11 @@ export const hourlyLabelsRollup: RollupContributor = (buckets) => {
   const entries: Array<[string, Record<string, unknown>, string, number]> = [];
   for (const bucket of buckets) {
     const target = targetKey({ kind: bucket.kind, id: bucket.targetId });
-    for (const visit of bucket.visits) {
-      if (visit.bot) continue;
+    for (const { visit, n } of grouped(bucket.visits, (v) => labelsKey(v, hourMsOf(v))).values()) {
       const hour = hourOf(visit.at.getTime());
-      const labels: Record<Dimension, string> = {
-        country: visit.country,
-        referrer: visit.referrer,
-        browser: visit.browser,
-        os: visit.os,
-      };
-      for (const [dim, label] of Object.entries(labels)) {
+      for (const [dim, label] of labelsOf(visit)) {
         const key = JSON.stringify([target, hour.toISOString(), dim, label]);
-        entries.push([key, { target, hour, dim, label }, 'count', 1]);
+        entries.push([key, { target, hour, dim, label }, 'count', n]);
       }
     }
   }
@@ -99,13 +126,20 @@ export async function writeHourlyUniques(
   const hours = new Map<string, { target: string; hour: Date; visitors: Set<string> }>();
   for (const bucket of buckets) {
     const target = targetKey({ kind: bucket.kind, id: bucket.targetId });
+    const byHour = new Map<number, Set<string>>();
     for (const visit of bucket.visits) {
       if (visit.bot) continue;
-      const hour = hourOf(visit.at.getTime());
+      const hourMs = hourMsOf(visit);
+      const visitors = byHour.get(hourMs);
+      if (visitors) visitors.add(visit.visitor);
+      else byHour.set(hourMs, new Set([visit.visitor]));
+    }
+    for (const [hourMs, visitors] of byHour) {
+      const hour = new Date(hourMs);
       const id = `${target}|${hour.toISOString()}`;
-      const entry = hours.get(id) ?? { target, hour, visitors: new Set<string>() };
-      entry.visitors.add(visit.visitor);
-      hours.set(id, entry);
+      const entry = hours.get(id);
+      if (entry) for (const v of visitors) entry.visitors.add(v);
+      else hours.set(id, { target, hour, visitors });
     }
   }
   if (hours.size === 0) return;

@@ -4,7 +4,7 @@ import { QrCode } from '../qr-codes/qr-code.model';
 import type { VisitBatchHook } from '../shared/visits/visit-apply';
 import type { BucketDoc } from '../shared/visits/visit-buckets';
 import type { VisitKind } from '../shared/visits/visits.types';
-import { Webhook } from './webhook.model';
+import { hasSubscribers, type WebhookSubscribers } from './webhook-subscribers';
 import type { WebhookEvents } from './webhooks.jobs';
 
 /** What a `clicks` delivery carries per link or QR code of the batch (bots left out). */
@@ -51,15 +51,19 @@ async function ownersOf(kind: VisitKind, ids: number[]): Promise<Map<number, num
 
 /**
  * The drainer's hook for the `clicks` event: one delivery per drained batch and webhook with the
- * batch's summaries of that owner's links and QR codes, never one call per click. Costs one query
- * per batch while nobody subscribes.
+ * batch's summaries of that owner's links and QR codes, never one call per click. While nobody
+ * subscribes it costs a batch nothing but a cache lookup.
  */
-export function clicksWebhookHook(events: WebhookEvents, logger: Logger): VisitBatchHook {
+export function clicksWebhookHook(
+  events: WebhookEvents,
+  subscribers: WebhookSubscribers,
+  logger: Logger,
+): VisitBatchHook {
   return async (buckets) => {
     try {
       const summaries = summariseClicks(buckets);
       if (summaries.length === 0) return;
-      if (!(await Webhook.exists({ events: 'clicks', disabledAt: null }))) return;
+      if (!(await hasSubscribers(subscribers, 'clicks'))) return;
       const idsOf = (kind: VisitKind) => summaries.filter((s) => s.type === kind).map((s) => s.id);
       const [links, qrs] = await Promise.all([
         ownersOf('link', idsOf('link')),

@@ -16,6 +16,7 @@ import {
   sendMessage,
 } from '../shared/http/responses';
 import { validatedQuery } from '../shared/http/validate';
+import { webhookSubscribersFor } from './webhook-subscribers';
 import { deliveryJson, presentDelivery, presentWebhook, webhookJson } from './webhooks.presenter';
 import {
   webhookCreateSchema,
@@ -75,6 +76,7 @@ export function webhooksRouter(deps: AppDeps): Router {
   const ctx: WebhookServiceContext = {
     secretKey: config.webhookSecretKey,
     policy: { allowPrivate: config.webhookAllowPrivate || config.logoAllowPrivate },
+    subscribers: webhookSubscribersFor(deps),
   };
   const router = Router();
 

@@ -1,10 +1,12 @@
 import type { Model } from 'mongoose';
+import type { Invalidator } from '../shared/cache/shared-cache';
 import { deleteOwned, findOwned, listOwned } from '../shared/db/owned';
 import { serviceUnavailable, validation } from '../shared/errors/app-error';
 import { nextId } from '../shared/ids/counter.model';
 import type { PageQuery } from '../shared/http/pagination';
 import { Webhook, WebhookDelivery, type WebhookRecord } from './webhook.model';
 import { encryptSecret, generateWebhookSecret } from './webhook-secret';
+import { subscribersChanged } from './webhook-subscribers';
 import {
   parseWebhookUrl,
   resolveWebhookTarget,
@@ -16,6 +18,7 @@ import type { WebhookCreate, WebhookUpdate } from './webhooks.schemas';
 export interface WebhookServiceContext {
   secretKey: Buffer | undefined;
   policy: TargetPolicy;
+  subscribers: Invalidator;
 }
 
 const owned = Webhook as unknown as Model<WebhookRecord>;
@@ -53,6 +56,7 @@ export async function createWebhook(
     secret: encryptSecret(secret, ctx.secretKey),
     createdAt: new Date(),
   });
+  await subscribersChanged(ctx.subscribers);
   return { id, secret };
 }
 
@@ -75,6 +79,7 @@ export async function updateWebhook(
   if (input.active === false)
     Object.assign(set, { disabledAt: new Date(), disabledReason: 'disabled by its owner' });
   await Webhook.updateOne({ id, userId }, { $set: set });
+  await subscribersChanged(ctx.subscribers);
 }
 
 export async function deleteWebhook(userId: number, id: number): Promise<void> {

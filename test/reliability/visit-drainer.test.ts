@@ -49,7 +49,9 @@ describe('visit drainer: no click stranded or counted twice (issue 11)', () => {
   });
   after(() => redis.disconnect());
 
-  async function queueVisits(): Promise<VisitTarget[]> {
+  /** The two targets and their six visits each, encoded for the stream. */
+  function sixVisitsEach(): { targets: VisitTarget[]; entries: string[][] } {
+    const entries: string[][] = [];
     const targets: VisitTarget[] = [
       { kind: 'link', id: nextId++ },
       { kind: 'qr', id: nextId++ },
@@ -75,9 +77,14 @@ describe('visit drainer: no click stranded or counted twice (issue 11)', () => {
         { visitor: 'v1', country: 'Germany', userAgent: CHROME, referrer: '' },
         { visitor: 'v3', country: 'Germany', userAgent: BOT, referrer: '' },
       ];
-      for (const row of rows)
-        await redis.xadd(visitStreamKey(keys), '*', ...encodeVisit({ ...base, ...row }));
+      for (const row of rows) entries.push(encodeVisit({ ...base, ...row }));
     }
+    return { targets, entries };
+  }
+
+  async function queueVisits(): Promise<VisitTarget[]> {
+    const { targets, entries } = sixVisitsEach();
+    for (const fields of entries) await redis.xadd(visitStreamKey(keys), '*', ...fields);
     return targets;
   }
 
@@ -219,6 +226,88 @@ describe('visit drainer: no click stranded or counted twice (issue 11)', () => {
     } finally {
       await running.stop();
     }
+  });
+
+  describe('lingering for a fuller batch (VISIT_DRAIN_LINGER_MS)', () => {
+    const pendingCount = async () => {
+      const [count] = (await redis.xpending(visitStreamKey(keys), DRAINER_GROUP)) as [number];
+      return count;
+    };
+
+    /** Queues the first visit, waits until the drainer has read it, then the rest at once. */
+    async function queueWhileLingering(): Promise<VisitTarget[]> {
+      const stream = visitStreamKey(keys);
+      const { targets, entries } = sixVisitsEach();
+      const [first, ...rest] = entries;
+      await drainer().ensureGroup();
+      await redis.xadd(stream, '*', ...first!);
+      await eventually(async () => (await pendingCount()) === 1, 'the first visit is read');
+      const multi = redis.multi();
+      for (const fields of rest) multi.xadd(stream, '*', ...fields);
+      await multi.exec();
+      return targets;
+    }
+
+    it('adds the visits queued while it lingers to the batch, stored and counted once', async () => {
+      const batches: string[][] = [];
+      const running = new VisitDrainer({
+        redis,
+        keys,
+        logger,
+        blockMs: 50,
+        lingerMs: 1000,
+        claimEveryMs: 60_000,
+        faults: { afterStore: (ids) => void batches.push([...ids]) },
+      });
+      running.start();
+      try {
+        const targets = await queueWhileLingering();
+        await eventually(async () => (await visitBacklog(redis, keys)) === 0, 'drained', 10_000);
+        await expectCountedOnce(targets);
+        expect(batches).to.have.length(1);
+        expect(batches[0]).to.have.length(12);
+      } finally {
+        await running.stop();
+      }
+    });
+
+    it('when stopped while lingering, stores what it was delivered before it stops', async () => {
+      const running = new VisitDrainer({
+        redis,
+        keys,
+        logger,
+        blockMs: 50,
+        lingerMs: 600_000,
+        claimEveryMs: 600_000,
+      });
+      await running.ensureGroup();
+      running.start();
+      const target = { kind: 'link' as const, id: nextId++ };
+      await redis.xadd(
+        visitStreamKey(keys),
+        '*',
+        ...encodeVisit({
+          kind: 'link',
+          targetId: target.id,
+          at: Date.now(),
+          visitor: 'v1',
+          country: 'Germany',
+          userAgent: CHROME,
+          referrer: '',
+        }),
+      );
+      await eventually(async () => (await pendingCount()) === 1, 'the visit is read');
+      await running.stop();
+      expect((await getStatistics(target, redis, keys)).clicks).to.equal(1);
+      expect(await visitBacklog(redis, keys)).to.equal(0);
+    });
+
+    it('drainAvailable never lingers: it stores everything queued and returns', async () => {
+      const targets = await queueVisits();
+      const patient = new VisitDrainer({ redis, keys, logger, lingerMs: 600_000 });
+      expect(await patient.drainAvailable()).to.equal(12);
+      await expectCountedOnce(targets);
+    });
   });
 
   it('while running, does not let a batch that keeps failing hold up new clicks', async () => {

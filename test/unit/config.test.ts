@@ -14,6 +14,13 @@ describe('configuration (pure)', () => {
     expect(Object.isFrozen(c)).to.equal(true);
   });
 
+  it('lets the visit drainer linger 200 ms for a fuller batch unless told otherwise', () => {
+    expect(loadConfig({}).visitDrainLingerMs).to.equal(200);
+    expect(loadConfig({ VISIT_DRAIN_LINGER_MS: '' }).visitDrainLingerMs).to.equal(200);
+    expect(loadConfig({ VISIT_DRAIN_LINGER_MS: '0' }).visitDrainLingerMs).to.equal(0);
+    expect(loadConfig({ VISIT_DRAIN_LINGER_MS: '1000' }).visitDrainLingerMs).to.equal(1000);
+  });
+
   it('derives PUBLIC_URL from PORT and drops a trailing slash', () => {
     expect(loadConfig({ PORT: '8080' }).publicUrl).to.equal('http://localhost:8080');
     expect(loadConfig({ PUBLIC_URL: 'https://go.example.com/' }).publicUrl).to.equal(
@@ -79,6 +86,10 @@ describe('configuration (pure)', () => {
     [{ CORS_ORIGINS: 'ftp://files.example.com' }, /CORS_ORIGINS: .* must be an origin/],
     [{ METRICS_TOKEN: 'short' }, /METRICS_TOKEN/],
     [{ WORKER_PORT: 'x' }, /WORKER_PORT/],
+    [{ VISIT_DRAIN_LINGER_MS: 'soon' }, /VISIT_DRAIN_LINGER_MS: .* must be a number/],
+    [{ VISIT_DRAIN_LINGER_MS: '-1' }, /VISIT_DRAIN_LINGER_MS: .* greater than or equal to 0/],
+    [{ VISIT_DRAIN_LINGER_MS: '1.5' }, /VISIT_DRAIN_LINGER_MS: .* must be an integer/],
+    [{ VISIT_DRAIN_LINGER_MS: '5000' }, /VISIT_DRAIN_LINGER_MS: .* less than or equal to 1000/],
   ];
   for (const [env, message] of refusals) {
     it(`refuses ${JSON.stringify(env)} naming the variable`, () => {

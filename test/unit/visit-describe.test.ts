@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { countryName, hashVisitor, resolveCountry } from '../../src/shared/visits/visit-capture';
+import { visitorHasher } from '../../src/shared/visits/visit-recorder';
 import {
   describeVisit,
   referrerLabel,
@@ -91,6 +92,21 @@ describe('visit description (pure)', () => {
     expect(a).not.to.equal(hashVisitor('salt-two', '203.0.113.7', chrome));
     expect(a).not.to.equal(hashVisitor('salt-one', '203.0.113.8', chrome));
     expect(a).not.to.include('203.0.113.7');
+  });
+
+  it('remembers recent visitors (fewer than it sees here) without changing their hash', () => {
+    const hash = visitorHasher('salt-one', 2);
+    const pairs: Array<[string, string]> = [
+      ['203.0.113.7', chrome],
+      ['203.0.113.8', chrome],
+      ['203.0.113.7', ''],
+    ];
+    for (let round = 0; round < 2; round += 1) {
+      for (const [ip, ua] of pairs) expect(hash(ip, ua)).to.equal(hashVisitor('salt-one', ip, ua));
+    }
+    expect(hash('203.0.113.7', chrome)).not.to.equal(
+      visitorHasher('salt-two')('203.0.113.7', chrome),
+    );
   });
 
   it('round-trips a visit through its stream encoding and rejects malformed entries', () => {

@@ -11,6 +11,8 @@ import { startProcessMetrics } from './process-metrics';
 export interface ApiMetrics {
   /** Counts and times every request by route template and status. */
   observe: RequestHandler;
+  /** Counts and times a request answered without `observe` (the redirect fast path). */
+  count(method: string, route: string, status: number, seconds: number): void;
   /** The Prometheus text of this app and of the process. */
   render(): Promise<{ contentType: string; body: string }>;
 }
@@ -140,28 +142,40 @@ export function createApiMetrics(deps: {
   });
   const processRegistry = startProcessMetrics();
 
+  const timers = new Map<string, ReturnType<typeof latency.labels>>();
+
+  function count(method: string, route: string, statusCode: number, seconds: number): void {
+    const status = String(statusCode);
+    const key = `${method} ${status} ${route}`;
+    const counted = requestCounts.get(key);
+    if (counted) counted.n += 1;
+    else requestCounts.set(key, { method, route, status, n: 1 });
+    // A labelled observe hashes its labels every time: keep one child per key instead.
+    let timer = timers.get(key);
+    if (!timer) {
+      timer = latency.labels({ method, route, status });
+      timers.set(key, timer);
+    }
+    timer.observe(seconds);
+    const kind = REDIRECT_ROUTES[route];
+    if (kind && statusCode === 302 && method !== 'HEAD') {
+      redirectCounts.set(kind, (redirectCounts.get(kind) ?? 0) + 1);
+    }
+  }
+
   const observe: RequestHandler = (req, res, next) => {
     const started = process.hrtime.bigint();
     res.once('finish', () => {
       // Refused before routing (401, 429, 404): grouped by side, so floods stay visible.
       const route = routeTemplateOf(res) ?? (req.originalUrl.startsWith('/api/') ? '/api/*' : '*');
-      const status = String(res.statusCode);
-      const key = `${req.method} ${status} ${route}`;
-      const counted = requestCounts.get(key);
-      if (counted) counted.n += 1;
-      else requestCounts.set(key, { method: req.method, route, status, n: 1 });
-      const labels = { method: req.method, route, status };
-      latency.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
-      const kind = REDIRECT_ROUTES[route];
-      if (kind && res.statusCode === 302 && req.method !== 'HEAD') {
-        redirectCounts.set(kind, (redirectCounts.get(kind) ?? 0) + 1);
-      }
+      count(req.method, route, res.statusCode, Number(process.hrtime.bigint() - started) / 1e9);
     });
     next();
   };
 
   return {
     observe,
+    count,
     async render() {
       const parts = await Promise.all([processRegistry.metrics(), registry.metrics()]);
       return { contentType: registry.contentType, body: parts.join('\n') };

@@ -61,9 +61,27 @@ function parseAgent(ua: string): Agent {
   return agent;
 }
 
+interface Referrer {
+  label: string;
+  social: SocialNetwork | null;
+}
+
+/** Referrers by their full value: most clicks come from a few pages (or none), parsed once. */
+const referrers = new LRUCache<string, Referrer>({ max: 2_000 });
+
+function parseReferrer(referrer: string): Referrer {
+  let parsed = referrers.get(referrer);
+  if (!parsed) {
+    const label = referrerLabel(referrer);
+    parsed = { label, social: socialNetworkOf(label) };
+    referrers.set(referrer, parsed);
+  }
+  return parsed;
+}
+
 /** Derives browser, OS, referrer label, social network and bot flag from a captured visit. */
 export function describeVisit(visit: CapturedVisit): DescribedVisit {
   const { browser, os, bot } = parseAgent(visit.userAgent);
-  const label = referrerLabel(visit.referrer);
-  return { ...visit, browser, os, referrerLabel: label, social: socialNetworkOf(label), bot };
+  const { label, social } = parseReferrer(visit.referrer);
+  return { ...visit, browser, os, referrerLabel: label, social, bot };
 }

@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { LRUCache } from 'lru-cache';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { RedisKeys } from '../infra/redis-keys';
@@ -43,10 +44,30 @@ function header(req: Request, name: string): string {
   return (Array.isArray(value) ? value[0] : value)?.slice(0, MAX_FIELD) ?? '';
 }
 
+/** A visitor's hash by address and User-Agent, kept for the visitors seen lately. */
+export type VisitorHasher = (ip: string, userAgent: string) => string;
+
+/**
+ * Returning visitors click again and again from the same address and browser: their keyed hash
+ * is remembered (a bounded LRU) rather than computed for every click.
+ */
+export function visitorHasher(salt: string, max = 10_000): VisitorHasher {
+  const seen = new LRUCache<string, string>({ max });
+  return (ip, userAgent) => {
+    const key = `${ip}\n${userAgent}`;
+    let visitor = seen.get(key);
+    if (visitor === undefined) {
+      visitor = hashVisitor(salt, ip, userAgent);
+      seen.set(key, visitor);
+    }
+    return visitor;
+  };
+}
+
 export function captureVisit(
   target: VisitTarget,
   req: Request,
-  salt: string,
+  hash: VisitorHasher,
   countryHeader?: string,
 ): CapturedVisit {
   const ip = req.ip ?? '';
@@ -55,7 +76,7 @@ export function captureVisit(
     kind: target.kind,
     targetId: target.id,
     at: Date.now(),
-    visitor: hashVisitor(salt, ip, userAgent),
+    visitor: hash(ip, userAgent),
     country: resolveCountry(
       ip,
       countryHeader ? header(req, countryHeader) || undefined : undefined,
@@ -66,25 +87,42 @@ export function captureVisit(
 }
 
 /**
- * Queues visits on a Redis stream (one XADD, not awaited by the response). While Redis is down or
- * refuses the entry, the visit waits in the bounded in-process spool, which is flushed in batches
- * once Redis or MongoDB answers: the redirect never waits, and never writes to MongoDB itself.
+ * Queues visits on a Redis stream (one XADD each, not awaited by the response). The clicks of one
+ * turn of the event loop are sent together once its I/O is handled, so a busy API writes them to
+ * Redis in one go rather than one write per click. While Redis is down or refuses an entry, the
+ * visit waits in the bounded in-process spool, which is flushed in batches once Redis or MongoDB
+ * answers: the redirect never waits, and never writes to MongoDB itself.
  */
 export function createVisits(options: VisitRecorderOptions): Visits {
   const { redis, keys, logger, salt, countryHeader } = options;
   const stream = visitStreamKey(keys);
   const spool = new VisitSpool({ redis, keys, logger, ...options.spool });
+  const hash = visitorHasher(salt);
+  let queued: CapturedVisit[] = [];
+
+  /** Sends the queued visits; the connection pipelines the commands of one tick into one write. */
+  function send(): void {
+    const visits = queued;
+    queued = [];
+    for (const visit of visits) {
+      if (redis.status !== 'ready') spool.add(visit);
+      else redis.xadd(stream, '*', ...encodeVisit(visit)).catch(() => spool.add(visit));
+    }
+  }
+
   return {
     record(target, req) {
-      const visit = captureVisit(target, req, salt, countryHeader);
-      if (redis.status !== 'ready') return spool.add(visit);
-      redis.xadd(stream, '*', ...encodeVisit(visit)).catch(() => spool.add(visit));
+      const visit = captureVisit(target, req, hash, countryHeader);
+      if (queued.push(visit) === 1) setImmediate(send);
     },
     getStatistics: (target) => getStatistics(target, redis, keys),
     getClickCounts: (kind, ids) => getClickCounts(kind, ids),
     deleteVisits: (target) => deleteVisits(target, redis, keys),
     hashAddress: (ip) => hashVisitor(salt, ip, ''),
     spoolStats: () => spool.stats(),
-    close: () => spool.close(),
+    close: () => {
+      send();
+      return spool.close();
+    },
   };
 }

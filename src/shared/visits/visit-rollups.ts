@@ -1,7 +1,13 @@
 import { VisitCount, VisitTotal } from './visit.model';
 import { targetKey, type Dimension } from './visits.types';
 import type { BucketDoc } from './visit-buckets';
-import { hourlyLabelsRollup, hourlyRollup } from '../../stats/stats-rollup';
+import {
+  grouped,
+  hourlyLabelsRollup,
+  hourlyRollup,
+  labelsKey,
+  labelsOf,
+} from '../../stats/stats-rollup';
 
 /** One counter document to `$inc`: which collection, which document, by how much. */
 export interface RollupIncrement {
@@ -43,22 +49,16 @@ export const countsRollup: RollupContributor = (buckets) => {
   const out: RollupIncrement[] = [];
   for (const bucket of buckets) {
     const target = targetKey({ kind: bucket.kind, id: bucket.targetId });
-    const counts = new Map<string, number>();
-    for (const visit of bucket.visits) {
-      if (visit.bot) continue;
-      const labels: Record<Dimension, string> = {
-        country: visit.country,
-        referrer: visit.referrer,
-        browser: visit.browser,
-        os: visit.os,
-      };
-      for (const [dim, label] of Object.entries(labels)) {
-        const key = JSON.stringify([dim, label]);
-        counts.set(key, (counts.get(key) ?? 0) + 1);
+    const counts = new Map<string, { dim: Dimension; label: string; count: number }>();
+    for (const { visit, n } of grouped(bucket.visits, (v) => labelsKey(v)).values()) {
+      for (const [dim, label] of labelsOf(visit)) {
+        const key = `${dim}\0${label}`;
+        const counted = counts.get(key);
+        if (counted) counted.count += n;
+        else counts.set(key, { dim, label, count: n });
       }
     }
-    for (const [key, count] of counts) {
-      const [dim, label] = JSON.parse(key) as [string, string];
+    for (const { dim, label, count } of counts.values()) {
       out.push({ collection, filter: { target, dim, label }, inc: { count } });
     }
   }

@@ -1,5 +1,5 @@
 import type { RedisKeys } from '../infra/redis-keys';
-import type { CapturedVisit, VisitKind } from './visits.types';
+import type { CapturedVisit } from './visits.types';
 
 export const DRAINER_GROUP = 'visit-drainers';
 
@@ -32,21 +32,41 @@ export function encodeVisit(v: CapturedVisit): string[] {
 }
 
 export function decodeVisit(fields: string[]): CapturedVisit | null {
-  const map = new Map<string, string>();
-  for (let i = 0; i + 1 < fields.length; i += 2)
-    map.set(fields[i] as string, fields[i + 1] as string);
-  const kind = map.get('k');
-  const targetId = Number(map.get('i'));
-  const at = Number(map.get('t'));
+  let kind: string | undefined;
+  let targetId = NaN;
+  let at = NaN;
+  let visitor = '';
+  let country = 'Unknown';
+  let userAgent = '';
+  let referrer = '';
+  // A field named twice keeps its last value.
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const value = fields[i + 1] as string;
+    switch (fields[i]) {
+      case 'k':
+        kind = value;
+        break;
+      case 'i':
+        targetId = Number(value);
+        break;
+      case 't':
+        at = Number(value);
+        break;
+      case 'v':
+        visitor = value;
+        break;
+      case 'c':
+        country = value;
+        break;
+      case 'u':
+        userAgent = value;
+        break;
+      case 'r':
+        referrer = value;
+        break;
+    }
+  }
   if ((kind !== 'link' && kind !== 'qr') || !Number.isSafeInteger(targetId) || !Number.isFinite(at))
     return null;
-  return {
-    kind: kind as VisitKind,
-    targetId,
-    at,
-    visitor: map.get('v') ?? '',
-    country: map.get('c') ?? 'Unknown',
-    userAgent: map.get('u') ?? '',
-    referrer: map.get('r') ?? '',
-  };
+  return { kind, targetId, at, visitor, country, userAgent, referrer };
 }
