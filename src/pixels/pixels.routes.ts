@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
 import { linkCacheFor } from '../links/link-cache';
+import { ownedListsFor } from '../shared/db/owned-lists';
 import type { PageQuery } from '../shared/http/pagination';
 import { createdResponse, sendCreated, sendList, sendMessage } from '../shared/http/responses';
 import { deleteEndpoint, listEndpoint, updateEndpoint } from '../shared/http/common-endpoints';
@@ -33,11 +34,12 @@ const api = {
 
 export function pixelsRouter(deps: AppDeps): Router {
   const cache = linkCacheFor(deps);
+  const lists = ownedListsFor(deps);
   const router = Router();
 
   router.get('/pixels', api.list, async (req, res) => {
     const query = validatedQuery<PageQuery>(res);
-    const { items, total } = await listPixels(currentUser(req).id, query);
+    const { items, total } = await listPixels(currentUser(req).id, query, lists);
     sendList(res, 'pixels', items.map(presentPixel), total, query);
   });
 
