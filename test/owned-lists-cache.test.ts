@@ -3,7 +3,7 @@ import { Pixel } from '../src/pixels/pixel.model';
 import { ownedListsFor } from '../src/shared/db/owned-lists';
 import { startTestApp, type TestApp } from './support/app-harness';
 import { baseEnv } from './support/environment';
-import { client, type ListBody } from './support/http';
+import { client, rawRequest, type ListBody } from './support/http';
 import { eventually } from './support/links';
 import { startApiProcess, type ServiceProcess } from './support/processes';
 import { createTestUser } from './support/users';
@@ -164,6 +164,34 @@ describe('cached pixel lists', () => {
     expect(cachedFor(b.user.id)).to.equal(undefined);
     expect(await names(apiA)).to.deep.equal(['after']);
     expect(await names(apiB)).to.deep.equal(['untouched']);
+  });
+
+  it('answers from memory with the JSON, content type and ETag of a fresh answer', async () => {
+    const { apiKey } = await createTestUser();
+    const here = client(local.url, apiKey);
+    await addPixel(here, 'tagged');
+    const fresh = await here.get<PixelList>('/api/pixels?limit=5');
+    const cached = await here.get<PixelList>('/api/pixels?limit=5');
+    expect(cached.text).to.equal(fresh.text);
+    expect(fresh.body.data.pixels.map((p) => p.name)).to.deep.equal(['tagged']);
+    for (const res of [fresh, cached]) {
+      expect(res.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+      expect(res.headers.get('content-length')).to.equal(String(Buffer.byteLength(res.text)));
+    }
+    const etag = fresh.headers.get('etag') ?? '';
+    expect(etag).to.match(/^W\/"/);
+    expect(cached.headers.get('etag')).to.equal(etag);
+    // node:http, since fetch adds `Cache-Control: no-cache` to a conditional request.
+    const conditional = () =>
+      rawRequest(local.url, '/api/pixels?limit=5', {
+        method: 'GET',
+        headers: { authorization: `Bearer ${apiKey}`, 'if-none-match': etag },
+      });
+    expect((await conditional()).status).to.equal(304);
+    await addPixel(here, 'newer');
+    const changed = await conditional();
+    expect(changed.status).to.equal(200);
+    expect(changed.text).to.include('newer');
   });
 
   it('insertMany and deleteMany by user drop that user’s list', async () => {

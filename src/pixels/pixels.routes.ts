@@ -4,7 +4,7 @@ import type { AppDeps } from '../deps';
 import { linkCacheFor } from '../links/link-cache';
 import { ownedListsFor } from '../shared/db/owned-lists';
 import type { PageQuery } from '../shared/http/pagination';
-import { createdResponse, sendCreated, sendList, sendMessage } from '../shared/http/responses';
+import { createdResponse, sendCreated, sendListPage, sendMessage } from '../shared/http/responses';
 import { deleteEndpoint, listEndpoint, updateEndpoint } from '../shared/http/common-endpoints';
 import { endpoint } from '../shared/http/endpoint';
 import { validatedQuery } from '../shared/http/validate';
@@ -39,8 +39,8 @@ export function pixelsRouter(deps: AppDeps): Router {
 
   router.get('/pixels', api.list, async (req, res) => {
     const query = validatedQuery<PageQuery>(res);
-    const { items, total } = await listPixels(currentUser(req).id, query, lists);
-    sendList(res, 'pixels', items.map(presentPixel), total, query);
+    const page = await listPixels(currentUser(req).id, query, lists);
+    sendListPage(res, 'pixels', page, query, presentPixel);
   });
 
   router.post('/pixel/add', api.add, async (req, res) => {
