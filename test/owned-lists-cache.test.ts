@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { Pixel } from '../src/pixels/pixel.model';
 import { ownedListsFor } from '../src/shared/db/owned-lists';
@@ -192,6 +194,25 @@ describe('cached pixel lists', () => {
     const changed = await conditional();
     expect(changed.status).to.equal(200);
     expect(changed.text).to.include('newer');
+  });
+
+  it("an operator's splash:add through the CLI shows in a cached splash list", async () => {
+    const { user, apiKey } = await createTestUser();
+    const here = client(local.url, apiKey);
+    const splash = async () => {
+      const res = await here.get<ListBody<'splash', { name: string }>>('/api/splash');
+      expect(res.status, res.text).to.equal(200);
+      return res.body.data.splash.map((s) => s.name);
+    };
+    expect(await splash()).to.deep.equal([]);
+    expect(ownedListsFor(local.deps).peek(`SplashPage:${user.id}`)).to.not.equal(undefined);
+
+    await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', 'splash:add', '--user', `${user.id}`, '--name', 'CLI'],
+      { env: { PATH: process.env.PATH, ...baseEnv() } },
+    );
+    await eventually(async () => (await splash()).join() === 'CLI', 'the page is listed');
   });
 
   it('insertMany and deleteMany by user drop that user’s list', async () => {
