@@ -5,8 +5,9 @@ import { Pixel } from '../src/pixels/pixel.model';
 import { ownedListsFor } from '../src/shared/db/owned-lists';
 import { startTestApp, type TestApp } from './support/app-harness';
 import { baseEnv } from './support/environment';
-import { client, rawRequest, type ListBody } from './support/http';
-import { eventually } from './support/links';
+import { addOverlay } from './support/behaviour';
+import { client, rawRequest, request, type ListBody } from './support/http';
+import { createLink, eventually, visit } from './support/links';
 import { startApiProcess, type ServiceProcess } from './support/processes';
 import { createTestUser } from './support/users';
 
@@ -213,6 +214,42 @@ describe('cached pixel lists', () => {
       { env: { PATH: process.env.PATH, ...baseEnv() } },
     );
     await eventually(async () => (await splash()).join() === 'CLI', 'the page is listed');
+  });
+
+  it("a visitor's contact message counts in the owner's cached overlay list", async () => {
+    const { user, apiKey } = await createTestUser();
+    const here = client(local.url, apiKey);
+    const overlay = await addOverlay(local, apiKey, { type: 'contact', message: 'Write us' });
+    const link = await createLink(local, apiKey, {
+      url: 'https://example.com/',
+      type: `overlay-${overlay}`,
+    });
+    const counts = async () => {
+      const res = await here.get<ListBody<'cta', { responses: number }>>('/api/overlay');
+      expect(res.status, res.text).to.equal(200);
+      return res.body.data.cta.map((o) => o.responses);
+    };
+    expect(await counts()).to.deep.equal([0]);
+    expect(ownedListsFor(local.deps).peek(`Overlay:${user.id}`)).to.not.equal(undefined);
+    const other = await createTestUser();
+    expect(await names(client(local.url, other.apiKey))).to.deep.equal([]);
+
+    const page = await visit(local, `/${link.alias}`);
+    const token = /name="token" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
+    const sent = await request(local.url, `/${link.alias}/contact`, {
+      method: 'POST',
+      rawBody: new URLSearchParams({
+        token,
+        name: 'A',
+        email: 'a@example.com',
+        message: 'm',
+      }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    });
+    expect(sent.status, sent.text).to.equal(200);
+    expect(await counts()).to.deep.equal([1]);
+    // The count names its overlay's owner: other users' lists stay in memory.
+    expect(ownedListsFor(local.deps).peek(`Pixel:${other.user.id}`)).to.not.equal(undefined);
   });
 
   it('insertMany and deleteMany by user drop that user’s list', async () => {
