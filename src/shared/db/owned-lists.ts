@@ -39,8 +39,9 @@ const invalidating = new WeakSet<Schema>();
 /**
  * Pages of user-owned lists, for the resources whose list answers are made of nothing but that
  * user's documents of that collection (no counts kept elsewhere, no other collection). Every
- * process that writes those collections must have called this once (the API, the CLI), so that
- * its writes reach the other processes; a write with none registered only drops its own nothing.
+ * process that writes those collections must have called this once (the API, the CLI): the
+ * hooks publish through the caches registered here, so a process with none would change records
+ * without telling the others.
  */
 export function ownedListsFor(
   deps: Pick<AppDeps, 'redis' | 'keys' | 'logger' | 'cacheClock'>,
