@@ -167,6 +167,11 @@ describe('cached pixel lists', () => {
     expect(cachedFor(b.user.id)).to.equal(undefined);
     expect(await names(apiA)).to.deep.equal(['after']);
     expect(await names(apiB)).to.deep.equal(['untouched']);
+
+    // Naming a user but moving the record to another changes two lists: every list is dropped.
+    await Pixel.updateOne({ id, userId: a.user.id }, { $set: { userId: b.user.id } });
+    expect(await names(apiA)).to.deep.equal([]);
+    expect(await names(apiB)).to.deep.equal(['untouched', 'after']);
   });
 
   it('answers from memory with the JSON, content type and ETag of a fresh answer', async () => {
