@@ -4,6 +4,7 @@ import { openDatabase } from '../shared/infra/database';
 import { createLogger } from '../shared/infra/logger';
 import { createRedis } from '../shared/infra/redis';
 import { RedisKeys } from '../shared/infra/redis-keys';
+import { ownedListsFor } from '../shared/db/owned-lists';
 import { apiKeyCacheFor } from '../users/api-key-cache';
 import { UsageError } from './args';
 import { commands } from './commands';
@@ -28,9 +29,10 @@ async function main(argv: string[]): Promise<number> {
   // Connects only when a command publishes an invalidation.
   const redis = createRedis(config.redisUrl, { lazyConnect: true, enableOfflineQueue: true });
   redis.on('error', () => undefined);
-  const context = {
-    apiKeys: apiKeyCacheFor({ redis, keys: new RedisKeys(config.redisPrefix), logger }),
-  };
+  const cacheDeps = { redis, keys: new RedisKeys(config.redisPrefix), logger };
+  // Registered so that the commands' writes drop the API processes' cached lists.
+  ownedListsFor(cacheDeps);
+  const context = { apiKeys: apiKeyCacheFor(cacheDeps) };
   try {
     console.log(JSON.stringify(await command.run(rest, context)));
     return 0;

@@ -28,7 +28,8 @@ export async function storeContactResponse(
     ...input,
     createdAt: new Date(),
   });
-  await Overlay.updateOne({ id: overlayId }, { $inc: { responses: 1 } });
+  // Naming the owner drops only their cached overlay list (see owned-lists.ts).
+  await Overlay.updateOne({ id: overlayId, userId: overlay.userId }, { $inc: { responses: 1 } });
   return true;
 }
 

@@ -1,4 +1,5 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
+import { invalidatesOwnedLists } from '../shared/db/owned-lists';
 
 export const OVERLAY_TYPES = ['message', 'contact'] as const;
 export type OverlayType = (typeof OVERLAY_TYPES)[number];
@@ -27,6 +28,7 @@ const overlaySchema = new Schema(
   { versionKey: false, collection: 'overlays' },
 );
 overlaySchema.index({ userId: 1, id: -1 });
+overlaySchema.plugin(invalidatesOwnedLists);
 
 export type OverlayRecord = InferSchemaType<typeof overlaySchema>;
 export const Overlay = model('Overlay', overlaySchema);

@@ -3,6 +3,7 @@ import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
 import { linkCacheFor } from '../links/link-cache';
 import { resetNote } from '../links/link-usage';
+import { ownedListsFor } from '../shared/db/owned-lists';
 import { deleteEndpoint, listEndpoint, updateEndpoint } from '../shared/http/common-endpoints';
 import { endpoint } from '../shared/http/endpoint';
 import { idParams } from '../shared/http/id-params';
@@ -12,6 +13,7 @@ import {
   listResponse,
   sendCreated,
   sendList,
+  sendListPage,
   sendMessage,
 } from '../shared/http/responses';
 import { validatedQuery } from '../shared/http/validate';
@@ -54,12 +56,13 @@ const api = {
 
 export function overlaysRouter(deps: AppDeps): Router {
   const cache = linkCacheFor(deps);
+  const lists = ownedListsFor(deps);
   const router = Router();
 
   router.get('/overlay', api.list, async (req, res) => {
     const query = validatedQuery<PageQuery>(res);
-    const { items, total } = await listOverlays(currentUser(req).id, query);
-    sendList(res, 'cta', items.map(presentOverlay), total, query);
+    const page = await listOverlays(currentUser(req).id, query, lists);
+    sendListPage(res, 'cta', page, query, presentOverlay);
   });
 
   router.post('/overlay/add', api.add, async (req, res) => {

@@ -2,7 +2,8 @@ import type { Model } from 'mongoose';
 import { invalidateLinksUsing, resetLinksUsing } from '../links/link-usage';
 import type { LinkInvalidator } from '../links/links.service';
 import { notFound } from '../shared/errors/app-error';
-import { deleteOwned, findOwned, listOwned } from '../shared/db/owned';
+import { deleteOwned, findOwned } from '../shared/db/owned';
+import { listOwnedCached, type OwnedLists } from '../shared/db/owned-lists';
 import type { PageQuery } from '../shared/http/pagination';
 import { nextId } from '../shared/ids/counter.model';
 import { findUserById } from '../users/users.service';
@@ -14,8 +15,8 @@ import type { OverlayCreate, OverlayUpdate } from './overlays.schemas';
 const ownedOverlays = Overlay as Model<OverlayRecord>;
 const LABEL = 'Overlay';
 
-export function listOverlays(userId: number, query: PageQuery) {
-  return listOwned(ownedOverlays, userId, query);
+export function listOverlays(userId: number, query: PageQuery, lists: OwnedLists) {
+  return listOwnedCached(lists, ownedOverlays, userId, query);
 }
 
 export async function createOverlay(userId: number, input: OverlayCreate): Promise<OverlayRecord> {

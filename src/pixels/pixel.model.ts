@@ -1,4 +1,5 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
+import { invalidatesOwnedLists } from '../shared/db/owned-lists';
 import { PIXEL_TYPES } from './pixel-tags';
 
 const pixelSchema = new Schema(
@@ -13,6 +14,7 @@ const pixelSchema = new Schema(
   { versionKey: false, collection: 'pixels' },
 );
 pixelSchema.index({ userId: 1, id: -1 });
+pixelSchema.plugin(invalidatesOwnedLists);
 
 export type PixelRecord = InferSchemaType<typeof pixelSchema>;
 export const Pixel = model('Pixel', pixelSchema);

@@ -2,8 +2,9 @@ import { Router } from 'express';
 import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
 import { linkCacheFor } from '../links/link-cache';
+import { ownedListsFor } from '../shared/db/owned-lists';
 import type { PageQuery } from '../shared/http/pagination';
-import { createdResponse, sendCreated, sendList, sendMessage } from '../shared/http/responses';
+import { createdResponse, sendCreated, sendListPage, sendMessage } from '../shared/http/responses';
 import { deleteEndpoint, listEndpoint, updateEndpoint } from '../shared/http/common-endpoints';
 import { endpoint } from '../shared/http/endpoint';
 import { validatedQuery } from '../shared/http/validate';
@@ -33,12 +34,13 @@ const api = {
 
 export function pixelsRouter(deps: AppDeps): Router {
   const cache = linkCacheFor(deps);
+  const lists = ownedListsFor(deps);
   const router = Router();
 
   router.get('/pixels', api.list, async (req, res) => {
     const query = validatedQuery<PageQuery>(res);
-    const { items, total } = await listPixels(currentUser(req).id, query);
-    sendList(res, 'pixels', items.map(presentPixel), total, query);
+    const page = await listPixels(currentUser(req).id, query, lists);
+    sendListPage(res, 'pixels', page, query, presentPixel);
   });
 
   router.post('/pixel/add', api.add, async (req, res) => {

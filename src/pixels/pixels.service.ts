@@ -2,7 +2,8 @@ import type { Model } from 'mongoose';
 import { invalidateLinksUsing, removePixelFromLinks } from '../links/link-usage';
 import type { LinkInvalidator } from '../links/links.service';
 import { notFound, validation } from '../shared/errors/app-error';
-import { deleteOwned, findOwned, listOwned } from '../shared/db/owned';
+import { deleteOwned, findOwned } from '../shared/db/owned';
+import { listOwnedCached, type OwnedLists } from '../shared/db/owned-lists';
 import type { PageQuery } from '../shared/http/pagination';
 import { nextId } from '../shared/ids/counter.model';
 import { Pixel, type PixelRecord } from './pixel.model';
@@ -20,8 +21,8 @@ function validTag(type: PixelType, tag: string): string {
   return result.tag;
 }
 
-export function listPixels(userId: number, query: PageQuery) {
-  return listOwned(ownedPixels, userId, query);
+export function listPixels(userId: number, query: PageQuery, lists: OwnedLists) {
+  return listOwnedCached(lists, ownedPixels, userId, query);
 }
 
 export async function createPixel(userId: number, input: PixelCreate): Promise<PixelRecord> {

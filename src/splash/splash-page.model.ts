@@ -1,4 +1,5 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
+import { invalidatesOwnedLists } from '../shared/db/owned-lists';
 
 export const DEFAULT_SPLASH_COUNTER = 5;
 
@@ -20,6 +21,7 @@ const splashPageSchema = new Schema(
   { versionKey: false, collection: 'splash_pages' },
 );
 splashPageSchema.index({ userId: 1, id: -1 });
+splashPageSchema.plugin(invalidatesOwnedLists);
 
 export type SplashPageRecord = InferSchemaType<typeof splashPageSchema>;
 export const SplashPage = model('SplashPage', splashPageSchema);

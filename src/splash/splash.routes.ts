@@ -6,7 +6,8 @@ import { resetNote } from '../links/link-usage';
 import { deleteEndpoint, listEndpoint, updateEndpoint } from '../shared/http/common-endpoints';
 import { endpoint } from '../shared/http/endpoint';
 import type { PageQuery } from '../shared/http/pagination';
-import { createdResponse, sendCreated, sendList, sendMessage } from '../shared/http/responses';
+import { ownedListsFor } from '../shared/db/owned-lists';
+import { createdResponse, sendCreated, sendListPage, sendMessage } from '../shared/http/responses';
 import { validatedQuery } from '../shared/http/validate';
 import { presentSplash, splashJson } from './splash.presenter';
 import {
@@ -39,12 +40,13 @@ const api = {
 
 export function splashRouter(deps: AppDeps): Router {
   const cache = linkCacheFor(deps);
+  const lists = ownedListsFor(deps);
   const router = Router();
 
   router.get('/splash', api.list, async (req, res) => {
     const query = validatedQuery<PageQuery>(res);
-    const { items, total } = await listSplashPages(currentUser(req).id, query);
-    sendList(res, 'splash', items.map(presentSplash), total, query);
+    const page = await listSplashPages(currentUser(req).id, query, lists);
+    sendListPage(res, 'splash', page, query, presentSplash);
   });
 
   router.post('/splash/add', api.add, async (req, res) => {

@@ -2,7 +2,8 @@ import type { Model } from 'mongoose';
 import { invalidateLinksUsing, resetLinksUsing } from '../links/link-usage';
 import type { LinkInvalidator } from '../links/links.service';
 import { notFound } from '../shared/errors/app-error';
-import { deleteOwned, findOwned, listOwned } from '../shared/db/owned';
+import { deleteOwned, findOwned } from '../shared/db/owned';
+import { listOwnedCached, type OwnedLists } from '../shared/db/owned-lists';
 import type { PageQuery } from '../shared/http/pagination';
 import { nextId } from '../shared/ids/counter.model';
 import { findUserById } from '../users/users.service';
@@ -13,8 +14,8 @@ import type { SplashCreate, SplashUpdate } from './splash.schemas';
 const ownedSplashPages = SplashPage as Model<SplashPageRecord>;
 const LABEL = 'Splash page';
 
-export function listSplashPages(userId: number, query: PageQuery) {
-  return listOwned(ownedSplashPages, userId, query);
+export function listSplashPages(userId: number, query: PageQuery, lists: OwnedLists) {
+  return listOwnedCached(lists, ownedSplashPages, userId, query);
 }
 
 export async function createSplashPage(

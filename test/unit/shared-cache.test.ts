@@ -146,6 +146,30 @@ describe('unit: shared cache', () => {
     expect(await here.get('a', records.load('a'))).to.deep.equal({ url: 'https://new.example/' });
   });
 
+  it('drops everything in every process when one of them invalidates the whole cache', async () => {
+    const here = await process_();
+    const there = await process_();
+    const bus = new CacheBus(await connect(), channel, logger);
+    const other = new SharedCache<Rec>(bus, { name: 'others', max: 10, ttlMs: 60_000 });
+    await other.whenLive();
+    const { load } = table({ a: 'A', b: 'B' });
+    for (const cache of [here, there]) {
+      await cache.get('a', load('a'));
+      await cache.get('b', load('b'));
+    }
+    await here.invalidateAll();
+    expect(here.size.found).to.equal(0);
+    await eventually(async () => there.size.found === 0, 'the invalidation arrives');
+    await other.get('a', load('a'));
+    await here.get('a', load('a'));
+    await here.get('b', load('b'));
+    // Messages from one connection arrive in order: once `b` is gone, the other name's was ignored.
+    await other.invalidateAll();
+    await bus.publish('things', ['b']);
+    await eventually(async () => here.peek('b') === undefined, 'delivery');
+    expect(here.peek('a')).to.deep.equal({ url: 'A' });
+  });
+
   it('ignores invalidations of another cache name', async () => {
     const here = await process_();
     const bus = new CacheBus(await connect(), channel, logger);

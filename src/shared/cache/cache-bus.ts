@@ -55,6 +55,17 @@ export class CacheBus {
     }
   }
 
+  /** Tells every process, this one included, to drop everything that cache holds. */
+  async publishAll(name: string): Promise<void> {
+    this.members.get(name)?.forgetAll();
+    try {
+      // A name with no keys after it: `publish` never sends one, since it returns early on none.
+      await this.redis.publish(this.channel, JSON.stringify([name]));
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message, cache: name }, 'invalidation not published');
+    }
+  }
+
   /** Resolves once invalidations from other processes are being received (tests and bench). */
   whenLive(): Promise<void> {
     this.start();
@@ -107,7 +118,9 @@ export class CacheBus {
       return;
     }
     const [name, ...keys] = parsed as string[];
-    if (name !== undefined) this.members.get(name)?.forget(keys);
+    if (name === undefined) return;
+    if (keys.length === 0) this.members.get(name)?.forgetAll();
+    else this.members.get(name)?.forget(keys);
   }
 }
 

@@ -122,6 +122,11 @@ export class SharedCache<V extends object> implements BusMember {
     return this.bus.publish(this.name, keys);
   }
 
+  /** Drops everything this cache holds, in every process. */
+  invalidateAll(): Promise<void> {
+    return this.bus.publishAll(this.name);
+  }
+
   forget(keys: readonly string[]): void {
     this.generation += 1;
     for (const key of keys) {

@@ -19,6 +19,35 @@ export function sendList<T>(
   res.json(listEnvelope(key, items, total, query));
 }
 
+/** The JSON and ETag of a page answered many times (a cached list page), made on its first answer. */
+const pageBodies = new WeakMap<object, { body: Buffer; etag: string | undefined }>();
+
+/**
+ * `sendList` for a page object that a cache hands out again and again: it is presented,
+ * serialised and hashed for its ETag once, and each answer carries the same bytes and headers
+ * `res.json` would write. Callers pass the same `key` and `present` for a given page object.
+ */
+export function sendListPage<T, J>(
+  res: Response,
+  key: string,
+  page: { items: T[]; total: number },
+  query: PageQuery,
+  present: (item: T) => J,
+): void {
+  let answer = pageBodies.get(page);
+  if (!answer) {
+    const envelope = listEnvelope(key, page.items.map(present), page.total, query);
+    const body = Buffer.from(JSON.stringify(envelope));
+    const etagFn: unknown = res.app.get('etag fn');
+    const etag = typeof etagFn === 'function' ? (etagFn as (b: Buffer) => string)(body) : undefined;
+    answer = { body, etag };
+    pageBodies.set(page, answer);
+  }
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  if (answer.etag) res.setHeader('ETag', answer.etag);
+  res.send(answer.body);
+}
+
 /** Create responses (spec 4.2): `{error: 0, id, ...extra}`, HTTP 200 like GemPixel (clients treat anything else as failure). */
 export function sendCreated(res: Response, body: { id: number } & Record<string, unknown>): void {
   res.json({ error: 0, ...body });
