@@ -8,11 +8,14 @@ import { LogoError } from '../../src/qr-codes/logo/logo-errors';
 import { loadLogo, type LogoOptions } from '../../src/qr-codes/logo/logo-source';
 import { RenderFailure, type RenderPool } from './render-pool';
 import type { WebhookEvents } from '../../src/webhooks/webhooks.jobs';
+import type { Invalidator } from '../../src/shared/cache/shared-cache';
 
 export interface QrRenderProcessorDeps {
   pool: RenderPool;
   logo: LogoOptions;
   logger: Logger;
+  /** The public routes' cache of codes by alias: told when a code leaves `pending`. */
+  lookups: Invalidator;
   events?: WebhookEvents;
 }
 
@@ -77,7 +80,9 @@ export function createQrRenderProcessor(deps: QrRenderProcessorDeps) {
         await deleteImages(qrId, renderVersion);
         return 'stale';
       }
-      await deleteImagesBefore(qrId, renderVersion);
+      await deps.lookups.invalidate([qr.alias]);
+      // A first render has no older images to remove.
+      if (renderVersion > 1) await deleteImagesBefore(qrId, renderVersion);
       await deps.events?.emit(qr.userId, 'qr.ready', { id: qrId, alias: qr.alias, name: qr.name });
       return 'ready';
     } catch (err) {
@@ -91,6 +96,7 @@ export function createQrRenderProcessor(deps: QrRenderProcessorDeps) {
           { $set: { status: 'failed', failureReason: reason } },
         );
         if (marked.matchedCount > 0) {
+          await deps.lookups.invalidate([qr.alias]);
           const data = { id: qrId, alias: qr.alias, name: qr.name, reason };
           await deps.events?.emit(qr.userId, 'qr.failed', data);
         }

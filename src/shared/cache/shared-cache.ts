@@ -21,6 +21,8 @@ export interface SharedCacheOptions<V = unknown> {
   staleWhileDisconnected?: boolean;
   /** Whether a loaded record may be kept (a record in a passing state may not); all by default. */
   keep?: (value: V) => boolean;
+  /** How long a kept record lives, for records whose state passes soon; `ttlMs` by default. */
+  ttlOf?: (value: V) => number;
   /** The clock TTLs are measured on; the bus's by default. */
   clock?: Clock;
 }
@@ -42,6 +44,7 @@ export class SharedCache<V extends object> implements BusMember {
    */
   readonly lookups: ReturnType<typeof cacheCounters>;
   private readonly keep: (value: V) => boolean;
+  private readonly ttlOf: ((value: V) => number) | undefined;
   private readonly staleWhileDisconnected: boolean;
   private readonly found: LRUCache<string, V>;
   private readonly missing: LRUCache<string, true>;
@@ -56,6 +59,7 @@ export class SharedCache<V extends object> implements BusMember {
     this.name = options.name;
     this.lookups = cacheCounters(options.name);
     this.keep = options.keep ?? (() => true);
+    this.ttlOf = options.ttlOf;
     this.staleWhileDisconnected = options.staleWhileDisconnected ?? false;
     const clock = options.clock ?? bus.clock;
     // Expired entries stay until replaced, so they can still be served stale while disconnected.
@@ -159,7 +163,7 @@ export class SharedCache<V extends object> implements BusMember {
       this.missing.set(key, true);
     } else if (this.keep(value)) {
       this.missing.delete(key);
-      this.found.set(key, value);
+      this.found.set(key, value, this.ttlOf ? { ttl: this.ttlOf(value) } : undefined);
     }
   }
 }

@@ -1,0 +1,75 @@
+import { expect } from 'chai';
+import { QrCode } from '../src/qr-codes/qr-code.model';
+import { qrLookupCacheFor } from '../src/qr-codes/qr-lookup-cache';
+import { startTestApp, type TestApp } from './support/app-harness';
+import { client } from './support/http';
+import { eventually } from './support/links';
+import { aliasOf, decodeImage, imagePath, startQrWorker } from './support/qr';
+import { createTestUser } from './support/users';
+
+/**
+ * Polling for an image still rendering is answered from the API's cache; the worker, a process
+ * of its own with its own Redis connection, drops the entry when the render ends. The caches'
+ * clock stands still, so only that invalidation (never a TTL) can let the image through.
+ */
+describe('QR codes still rendering, cached by the API', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp({}, { cacheClock: { now: () => 1_000_000 } });
+    await qrLookupCacheFor(app.deps).whenLive();
+  });
+  after(() => app.close());
+
+  async function pendingCode(data: string) {
+    const { apiKey } = await createTestUser();
+    const res = await client(app.url, apiKey).post<{ id: number; link: string }>('/api/qr/add', {
+      type: 'text',
+      data,
+    });
+    expect(res.status, res.text).to.equal(200);
+    const path = imagePath(res.body.link);
+    for (let i = 0; i < 3; i += 1) {
+      const poll = await fetch(`${app.url}${path}`);
+      expect(poll.status).to.equal(202);
+      expect(poll.headers.get('retry-after')).to.equal('2');
+    }
+    expect(qrLookupCacheFor(app.deps).peek(aliasOf(res.body.link))?.status).to.equal('pending');
+    return path;
+  }
+
+  it('serves the image once the worker has rendered it', async () => {
+    const path = await pendingCode('cached while rendering');
+    const worker = startQrWorker(app);
+    try {
+      let image: Response | undefined;
+      await eventually(
+        async () => {
+          image = await fetch(`${app.url}${path}`);
+          return image.status === 200;
+        },
+        'the rendered image is served',
+        10_000,
+      );
+      const bytes = Buffer.from(await (image as Response).arrayBuffer());
+      expect((await decodeImage(bytes)).text).to.equal('cached while rendering');
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it('answers 422 once the worker has marked the render failed', async () => {
+    const path = await pendingCode('fails to render');
+    // Too small for any symbol: the render fails, permanently.
+    await QrCode.updateOne({ alias: path.split('/').pop() }, { $set: { size: 16 } });
+    const worker = startQrWorker(app);
+    try {
+      await eventually(
+        async () => (await fetch(`${app.url}${path}`)).status === 422,
+        'the failure is served',
+        10_000,
+      );
+    } finally {
+      await worker.close();
+    }
+  });
+});
