@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { QrCode } from '../src/qr-codes/qr-code.model';
+import { QrCode, type QrCodeRecord } from '../src/qr-codes/qr-code.model';
 import { qrLookupCacheFor } from '../src/qr-codes/qr-lookup-cache';
 import { startTestApp, type TestApp } from './support/app-harness';
 import { client } from './support/http';
@@ -36,6 +36,29 @@ describe('QR codes still rendering, cached by the API', () => {
     expect(qrLookupCacheFor(app.deps).peek(aliasOf(res.body.link))?.status).to.equal('pending');
     return path;
   }
+
+  it('holds a code from its creation in the creating process, past its own invalidation', async () => {
+    const { apiKey } = await createTestUser();
+    const res = await client(app.url, apiKey).post<{ link: string }>('/api/qr/add', {
+      type: 'text',
+      data: 'primed',
+    });
+    expect(res.status, res.text).to.equal(200);
+    const alias = aliasOf(res.body.link);
+    const cache = qrLookupCacheFor(app.deps);
+    // A marker that another process drops: once it is gone, every message published before it,
+    // this process's own invalidation of the new alias included, has been received.
+    const other = await startTestApp({}, { cacheClock: { now: () => 1_000_000 } });
+    try {
+      const marker = `Mk${alias.slice(2)}`;
+      cache.prime(marker, { ...(cache.peek(alias) as QrCodeRecord), alias: marker });
+      await qrLookupCacheFor(other.deps).invalidate([marker]);
+      await eventually(async () => cache.peek(marker) === undefined, 'the marker is dropped');
+      expect(cache.peek(alias)?.status).to.equal('pending');
+    } finally {
+      await other.close();
+    }
+  });
 
   it('serves the image once the worker has rendered it', async () => {
     const path = await pendingCode('cached while rendering');

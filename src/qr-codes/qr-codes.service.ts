@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Model } from 'mongoose';
 import { unassignEverywhere } from '../channels/channels.service';
 import type { AppDeps } from '../deps';
-import type { Invalidator } from '../shared/cache/shared-cache';
+import type { Primable } from '../shared/cache/shared-cache';
 import { deleteOwned, findOwned, listOwned } from '../shared/db/owned';
 import { notFound, validation } from '../shared/errors/app-error';
 import { nextId } from '../shared/ids/counter.model';
@@ -29,7 +29,7 @@ export interface QrServiceContext {
   logger: Logger;
   visits: Pick<Visits, 'deleteVisits'>;
   /** The public routes' cache of codes by alias. */
-  lookups: Invalidator;
+  lookups: Primable<QrCodeRecord>;
 }
 
 /** The QR service's context as the API builds it from the app's dependencies. */
@@ -155,9 +155,12 @@ export async function createQr(
         createdAt: now,
         updatedAt: now,
       });
+      const created = doc.toObject();
       await ctx.lookups.invalidate([alias]);
+      // The first poll for the image then needs no read; queued after, so no render can end first.
+      ctx.lookups.prime(alias, created);
       await queueRender(ctx, id, 1);
-      return doc.toObject();
+      return created;
     } catch (err) {
       if (!isDuplicateKeyError(err, 'alias') || attempt >= 3) throw err;
       alias = newAlias();

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../infra/logger';
 import type { RedisKeys } from '../infra/redis-keys';
@@ -23,6 +24,11 @@ export class CacheBus {
   private readonly members = new Map<string, BusMember>();
   private subscriber: Redis | undefined;
   private liveWaiters: Array<() => void> = [];
+  /**
+   * Ends every message this bus publishes, to recognise its own echo. A key no cache holds, so
+   * a process that does not know the convention merely drops one key too many.
+   */
+  private readonly origin = `\u0000bus:${randomUUID()}`;
   /** True while invalidations from other processes are being received. */
   live = false;
 
@@ -48,7 +54,7 @@ export class CacheBus {
     this.members.get(name)?.forget(keys);
     if (keys.length === 0) return;
     try {
-      await this.redis.publish(this.channel, JSON.stringify([name, ...keys]));
+      await this.redis.publish(this.channel, JSON.stringify([name, ...keys, this.origin]));
     } catch (err) {
       // The other processes then see the change when their TTL runs out.
       this.logger.warn({ err: (err as Error).message, cache: name }, 'invalidation not published');
@@ -107,6 +113,9 @@ export class CacheBus {
       return;
     }
     const [name, ...keys] = parsed as string[];
+    // This process dropped the keys when it published them; its own echo would only undo what
+    // it did after its write (a record primed, loads that read the new state).
+    if (keys.at(-1) === this.origin) return;
     if (name !== undefined) this.members.get(name)?.forget(keys);
   }
 }

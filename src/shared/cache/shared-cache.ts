@@ -121,6 +121,16 @@ export class SharedCache<V extends object> implements BusMember {
     return promise;
   }
 
+  /**
+   * Holds a record this process has just written, so that the first read after the write needs
+   * no load. Only while invalidations are received, and never over a load in flight (which may
+   * be about to store what it read before the write).
+   */
+  prime(key: string, value: V): void {
+    if (!this.bus.live || this.loading.has(key)) return;
+    this.store(key, value);
+  }
+
   /** Drops the keys in every process (this one at once). */
   invalidate(keys: readonly string[]): Promise<void> {
     return this.bus.publish(this.name, keys);
@@ -171,6 +181,11 @@ export class SharedCache<V extends object> implements BusMember {
 /** What a service needs of a cache to keep it coherent after a write. */
 export interface Invalidator {
   invalidate(keys: readonly string[]): Promise<void>;
+}
+
+/** What a service needs of a cache to also hand it the record it has just written. */
+export interface Primable<V> extends Invalidator {
+  prime(key: string, value: V): void;
 }
 
 /** The bus's cache of that name, made with these options on first use. */
