@@ -1,6 +1,6 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Logger } from '../../src/shared/infra/logger';
-import { QrCode } from '../../src/qr-codes/qr-code.model';
+import { QrCode, type QrCodeRecord } from '../../src/qr-codes/qr-code.model';
 import type { QrRenderJob } from '../../src/qr-codes/qr-codes.jobs';
 import { parseRgb, type Rgb } from '../../src/qr-codes/qr-colors';
 import { deleteImages, deleteImagesBefore, saveImages } from '../../src/qr-codes/qr-images';
@@ -65,13 +65,13 @@ async function render(qr: RenderableQr, deps: QrRenderProcessorDeps) {
 export function createQrRenderProcessor(deps: QrRenderProcessorDeps) {
   return async (job: Job<QrRenderJob>): Promise<QrRenderOutcome> => {
     const { qrId, renderVersion } = job.data;
-    const qr = await QrCode.findOne({ id: qrId }).lean();
+    const qr = await QrCode.collection.findOne<QrCodeRecord>({ id: qrId });
     if (!qr || qr.renderVersion !== renderVersion) return 'stale';
     if (qr.status === 'ready') return 'already-ready';
     try {
       const { png, svg } = await render(qr, deps);
       await saveImages(qrId, renderVersion, { png, svg });
-      const marked = await QrCode.updateOne(
+      const marked = await QrCode.collection.updateOne(
         { id: qrId, renderVersion },
         { $set: { status: 'ready', failureReason: null, renderedAt: new Date() } },
       );
