@@ -137,25 +137,28 @@ export async function createQr(
   for (let attempt = 0; ; attempt += 1) {
     const now = new Date();
     try {
-      const doc = await QrCode.create({
+      // Every field is set here, validated above: the driver's insert skips mongoose's document.
+      const created: QrCodeRecord = {
         id,
         userId,
         alias,
         name: input.name ?? '',
         type: rendering.content.type,
         data: rendering.content.data,
+        status: 'pending',
+        failureReason: null,
+        createdAt: now,
         payload,
         background: rendering.background,
         foreground: rendering.foreground,
         logo: rendering.logo,
         size: rendering.size,
         format: input.format ?? 'png',
-        status: 'pending',
         renderVersion: 1,
-        createdAt: now,
         updatedAt: now,
-      });
-      const created = doc.toObject();
+        renderedAt: null,
+      };
+      await QrCode.collection.insertOne({ ...created });
       await ctx.lookups.invalidate([alias]);
       // The first poll for the image then needs no read; queued after, so no render can end first.
       ctx.lookups.prime(alias, created);
