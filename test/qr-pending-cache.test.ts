@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { QrCode, type QrCodeRecord } from '../src/qr-codes/qr-code.model';
+import { QrImage } from '../src/qr-codes/qr-image.model';
 import { qrLookupCacheFor } from '../src/qr-codes/qr-lookup-cache';
 import { startTestApp, type TestApp } from './support/app-harness';
 import { client } from './support/http';
@@ -91,6 +92,52 @@ describe('QR codes still rendering, cached by the API', () => {
         'the failure is served',
         10_000,
       );
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it('serves a rendered image from memory, and the new one once the code is re-rendered', async () => {
+    const { apiKey } = await createTestUser();
+    const api = client(app.url, apiKey);
+    const res = await api.post<{ id: number; link: string }>('/api/qr/add', {
+      type: 'text',
+      data: 'first',
+    });
+    expect(res.status, res.text).to.equal(200);
+    const url = `${app.url}${imagePath(res.body.link)}`;
+    const worker = startQrWorker(app);
+    try {
+      let served: Response | undefined;
+      await eventually(
+        async () => (served = await fetch(url)).status === 200,
+        'the image is served',
+        10_000,
+      );
+      const first = Buffer.from(await (served as Response).arrayBuffer());
+      // Gone from the database, still served: the second answer came from memory.
+      await QrImage.deleteMany({ qrId: res.body.id });
+      const again = await fetch(url);
+      expect(again.status).to.equal(200);
+      expect(Buffer.from(await again.arrayBuffer()).equals(first)).to.equal(true);
+
+      expect((await api.put(`/api/qr/${res.body.id}/update`, { data: 'second' })).status).to.equal(
+        200,
+      );
+      let text = '';
+      await eventually(
+        async () => {
+          const next = await fetch(url);
+          if (next.status !== 200) return false;
+          text = (await decodeImage(Buffer.from(await next.arrayBuffer()))).text;
+          return true;
+        },
+        'the re-rendered image is served',
+        10_000,
+      );
+      expect(text).to.equal('second');
+      expect((await api.delete(`/api/qr/${res.body.id}/delete`)).status).to.equal(200);
+      expect((await fetch(url)).status).to.equal(404);
     } finally {
       await worker.close();
     }
