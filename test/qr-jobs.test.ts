@@ -7,6 +7,7 @@ import { Queue, type Job } from 'bullmq';
 import { QrCode } from '../src/qr-codes/qr-code.model';
 import { QrImage } from '../src/qr-codes/qr-image.model';
 import { bullPrefix, QR_RENDER_QUEUE, type QrRenderJob } from '../src/qr-codes/qr-codes.jobs';
+import { qrLookupCacheFor } from '../src/qr-codes/qr-lookup-cache';
 import { createQrRenderProcessor } from '../workers/qr-render/qr-render.processor';
 import { createRenderPool } from '../workers/qr-render/render-pool';
 
@@ -181,6 +182,7 @@ describe('QR codes', () => {
           pool,
           logo: { logoDir: env.logoDir, allowPrivate: true },
           logger: env.app.deps.logger,
+          lookups: qrLookupCacheFor(env.app.deps),
         });
         const job = {
           data: { qrId: id, renderVersion: 2 },

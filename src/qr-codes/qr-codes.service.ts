@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Model } from 'mongoose';
 import { unassignEverywhere } from '../channels/channels.service';
 import type { AppDeps } from '../deps';
-import type { Invalidator } from '../shared/cache/shared-cache';
+import type { Primable } from '../shared/cache/shared-cache';
 import { deleteOwned, findOwned, listOwned } from '../shared/db/owned';
 import { notFound, validation } from '../shared/errors/app-error';
 import { nextId } from '../shared/ids/counter.model';
@@ -29,7 +29,7 @@ export interface QrServiceContext {
   logger: Logger;
   visits: Pick<Visits, 'deleteVisits'>;
   /** The public routes' cache of codes by alias. */
-  lookups: Invalidator;
+  lookups: Primable<QrCodeRecord>;
 }
 
 /** The QR service's context as the API builds it from the app's dependencies. */
@@ -137,27 +137,33 @@ export async function createQr(
   for (let attempt = 0; ; attempt += 1) {
     const now = new Date();
     try {
-      const doc = await QrCode.create({
+      // Every field is set here, validated above: the driver's insert skips mongoose's document.
+      const created: QrCodeRecord = {
         id,
         userId,
         alias,
         name: input.name ?? '',
         type: rendering.content.type,
         data: rendering.content.data,
+        status: 'pending',
+        failureReason: null,
+        createdAt: now,
         payload,
         background: rendering.background,
         foreground: rendering.foreground,
         logo: rendering.logo,
         size: rendering.size,
         format: input.format ?? 'png',
-        status: 'pending',
         renderVersion: 1,
-        createdAt: now,
         updatedAt: now,
-      });
+        renderedAt: null,
+      };
+      await QrCode.collection.insertOne({ ...created });
       await ctx.lookups.invalidate([alias]);
+      // The first poll for the image then needs no read; queued after, so no render can end first.
+      ctx.lookups.prime(alias, created);
       await queueRender(ctx, id, 1);
-      return doc.toObject();
+      return created;
     } catch (err) {
       if (!isDuplicateKeyError(err, 'alias') || attempt >= 3) throw err;
       alias = newAlias();
@@ -231,5 +237,6 @@ export function getQr(userId: number, id: number): Promise<QrCodeRecord> {
 /** The public side's lookup; undefined for anything that is not one of our aliases. */
 export async function findQrByAlias(alias: string): Promise<QrCodeRecord | undefined> {
   if (!ALIAS_PATTERN.test(alias)) return undefined;
-  return (await QrCode.findOne({ alias }).lean()) ?? undefined;
+  // With the driver: a string equality needs no casting (measured: half the cost of mongoose's).
+  return (await QrCode.collection.findOne<QrCodeRecord>({ alias })) ?? undefined;
 }

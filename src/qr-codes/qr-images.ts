@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mongo } from 'mongoose';
 import type { QrFormat } from './qr-code.model';
-import { QrImage } from './qr-image.model';
+import { QrImage, type QrImageRecord } from './qr-image.model';
 
 export const CONTENT_TYPES: Record<QrFormat, string> = {
   png: 'image/png',
@@ -19,13 +19,17 @@ export function etagOf(bytes: Buffer): string {
   return `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
 }
 
-/** Writes both formats of one render; upserts, so a retried or duplicated job writes the same. */
+/**
+ * Writes both formats of one render; upserts, so a retried or duplicated job writes the same.
+ * Image documents are read and written with the driver: their fields need no casting, and
+ * mongoose's per-operation work measured as much as the driver's own.
+ */
 export async function saveImages(
   qrId: number,
   renderVersion: number,
   images: Record<QrFormat, Buffer>,
 ): Promise<void> {
-  await QrImage.bulkWrite(
+  await QrImage.collection.bulkWrite(
     (Object.entries(images) as Array<[QrFormat, Buffer]>).map(([format, bytes]) => ({
       updateOne: {
         filter: { qrId, renderVersion, format },
@@ -50,7 +54,7 @@ export async function findImage(
   renderVersion: number,
   format: QrFormat,
 ): Promise<StoredImage | null> {
-  const doc = await QrImage.findOne({ qrId, renderVersion, format }).lean();
+  const doc = await QrImage.collection.findOne<QrImageRecord>({ qrId, renderVersion, format });
   if (!doc) return null;
   return { contentType: doc.contentType, etag: doc.etag, bytes: toBuffer(doc.bytes) };
 }

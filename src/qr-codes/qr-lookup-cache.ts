@@ -6,9 +6,17 @@ import type { QrCodeRecord } from './qr-code.model';
 export type QrLookupCache = SharedCache<QrCodeRecord>;
 
 /**
+ * How long a code still rendering is kept. The worker invalidates it when the render ends, so
+ * this only bounds the wait for an image should that message be lost: no longer than the
+ * `Retry-After` the image route answers meanwhile.
+ */
+export const PENDING_TTL_MS = 2_000;
+const FOUND_TTL_MS = 30_000;
+
+/**
  * QR codes by alias, for the public image and scan routes; the API invalidates on create, update
- * and delete. Codes still rendering are not kept: the worker turns them ready or failed, and an
- * image must be served as soon as it exists, with no message from the worker to wait for.
+ * and delete, the worker when a render turns a code ready or failed. Codes still rendering are
+ * kept too, so that clients polling for a new image cost no MongoDB read each.
  */
 export function qrLookupCacheFor(
   deps: Pick<AppDeps, 'redis' | 'keys' | 'logger' | 'cacheClock'>,
@@ -16,9 +24,9 @@ export function qrLookupCacheFor(
   return sharedCache<QrCodeRecord>(cacheBusFor(deps), {
     name: 'qr-codes',
     max: 20_000,
-    ttlMs: 30_000,
+    ttlMs: FOUND_TTL_MS,
     missMax: 5_000,
     missTtlMs: 5_000,
-    keep: (qr) => qr.status !== 'pending',
+    ttlOf: (qr) => (qr.status === 'pending' ? PENDING_TTL_MS : FOUND_TTL_MS),
   });
 }

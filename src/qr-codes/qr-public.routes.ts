@@ -12,6 +12,7 @@ import { sendPublicNotFound } from '../shared/http/public-context';
 import type { QrCodeRecord, QrFormat } from './qr-code.model';
 import { ALIAS_PATTERN, findQrByAlias } from './qr-codes.service';
 import { findImage } from './qr-images';
+import { qrImageCacheFor, qrImageKey } from './qr-image-cache';
 import { qrLookupCacheFor } from './qr-lookup-cache';
 
 const IMAGE_FILE = /^([A-Za-z0-9]+)(?:\.(png|svg))?$/;
@@ -70,6 +71,7 @@ const pages = {
 /** Visitors' side of QR codes: the image, and the dynamic redirect of `link` codes. */
 export function qrPublicRouter(deps: AppDeps): Router {
   const lookups = qrLookupCacheFor(deps);
+  const images = qrImageCacheFor(deps);
   const router = Router();
 
   async function lookup(alias: string): Promise<QrCodeRecord | null> {
@@ -94,7 +96,12 @@ export function qrPublicRouter(deps: AppDeps): Router {
       );
     }
     const format = (match[2] ?? qr.format) as QrFormat;
-    const image = qr.status === 'ready' ? await findImage(qr.id, qr.renderVersion, format) : null;
+    const image =
+      qr.status === 'ready'
+        ? await images.get(qrImageKey(qr.id, qr.renderVersion, format), () =>
+            findImage(qr.id, qr.renderVersion, format),
+          )
+        : null;
     if (!image) return sendPending(res);
     res.setHeader('ETag', image.etag);
     // The image at this address changes when its code is updated: cache, but revalidate.

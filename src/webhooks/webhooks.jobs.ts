@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../shared/infra/logger';
 import type { RedisKeys } from '../shared/infra/redis-keys';
 import { bullPrefix } from '../qr-codes/qr-codes.jobs';
-import { Webhook, type WebhookEvent } from './webhook.model';
+import { Webhook, type WebhookEvent, type WebhookRecord } from './webhook.model';
 
 /** The delivery job contract, shared by the producers (API, drainer, renderer) and the worker. */
 export const WEBHOOK_QUEUE = 'webhook-delivery';
@@ -50,7 +50,10 @@ export function createWebhookEvents(options: {
   return {
     async emit(userId, event, data) {
       try {
-        const hooks = await Webhook.find({ userId, events: event, disabledAt: null }).lean();
+        // With the driver: asked once per event (every render, every drained batch of clicks).
+        const hooks = await Webhook.collection
+          .find<Pick<WebhookRecord, 'id'>>({ userId, events: event, disabledAt: null })
+          .toArray();
         if (hooks.length === 0) return;
         const created = new Date().toISOString();
         await queue.addBulk(

@@ -1,6 +1,6 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Logger } from '../../src/shared/infra/logger';
-import { QrCode } from '../../src/qr-codes/qr-code.model';
+import { QrCode, type QrCodeRecord } from '../../src/qr-codes/qr-code.model';
 import type { QrRenderJob } from '../../src/qr-codes/qr-codes.jobs';
 import { parseRgb, type Rgb } from '../../src/qr-codes/qr-colors';
 import { deleteImages, deleteImagesBefore, saveImages } from '../../src/qr-codes/qr-images';
@@ -8,11 +8,14 @@ import { LogoError } from '../../src/qr-codes/logo/logo-errors';
 import { loadLogo, type LogoOptions } from '../../src/qr-codes/logo/logo-source';
 import { RenderFailure, type RenderPool } from './render-pool';
 import type { WebhookEvents } from '../../src/webhooks/webhooks.jobs';
+import type { Invalidator } from '../../src/shared/cache/shared-cache';
 
 export interface QrRenderProcessorDeps {
   pool: RenderPool;
   logo: LogoOptions;
   logger: Logger;
+  /** The public routes' cache of codes by alias: told when a code leaves `pending`. */
+  lookups: Invalidator;
   events?: WebhookEvents;
 }
 
@@ -62,13 +65,13 @@ async function render(qr: RenderableQr, deps: QrRenderProcessorDeps) {
 export function createQrRenderProcessor(deps: QrRenderProcessorDeps) {
   return async (job: Job<QrRenderJob>): Promise<QrRenderOutcome> => {
     const { qrId, renderVersion } = job.data;
-    const qr = await QrCode.findOne({ id: qrId }).lean();
+    const qr = await QrCode.collection.findOne<QrCodeRecord>({ id: qrId });
     if (!qr || qr.renderVersion !== renderVersion) return 'stale';
     if (qr.status === 'ready') return 'already-ready';
     try {
       const { png, svg } = await render(qr, deps);
       await saveImages(qrId, renderVersion, { png, svg });
-      const marked = await QrCode.updateOne(
+      const marked = await QrCode.collection.updateOne(
         { id: qrId, renderVersion },
         { $set: { status: 'ready', failureReason: null, renderedAt: new Date() } },
       );
@@ -77,7 +80,9 @@ export function createQrRenderProcessor(deps: QrRenderProcessorDeps) {
         await deleteImages(qrId, renderVersion);
         return 'stale';
       }
-      await deleteImagesBefore(qrId, renderVersion);
+      await deps.lookups.invalidate([qr.alias]);
+      // A first render has no older images to remove.
+      if (renderVersion > 1) await deleteImagesBefore(qrId, renderVersion);
       await deps.events?.emit(qr.userId, 'qr.ready', { id: qrId, alias: qr.alias, name: qr.name });
       return 'ready';
     } catch (err) {
@@ -91,6 +96,7 @@ export function createQrRenderProcessor(deps: QrRenderProcessorDeps) {
           { $set: { status: 'failed', failureReason: reason } },
         );
         if (marked.matchedCount > 0) {
+          await deps.lookups.invalidate([qr.alias]);
           const data = { id: qrId, alias: qr.alias, name: qr.name, reason };
           await deps.events?.emit(qr.userId, 'qr.failed', data);
         }

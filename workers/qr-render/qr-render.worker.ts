@@ -14,6 +14,7 @@ import {
 } from '../../src/qr-codes/qr-codes.jobs';
 import { createQrRenderProcessor, type QrRenderOutcome } from './qr-render.processor';
 import { createRenderPool } from './render-pool';
+import { qrLookupCacheFor } from '../../src/qr-codes/qr-lookup-cache';
 import type { WebhookEvents } from '../../src/webhooks/webhooks.jobs';
 
 /** What the worker reports about each render (the worker's metrics). */
@@ -95,6 +96,7 @@ export function startQrRenderWorker(
     pool,
     logo: { logoDir: config.logoDir, allowPrivate: config.logoAllowPrivate },
     logger,
+    lookups: qrLookupCacheFor({ redis: connection, keys, logger }),
     events: deps.events,
   });
   const worker = new Worker<QrRenderJob, QrRenderOutcome>(QR_RENDER_QUEUE, processor, {

@@ -8,6 +8,7 @@ import {
   modulePixels,
   QUIET_ZONE,
 } from '../../src/qr-codes/qr-symbol';
+import { dark, rasterise, symbolPng, type Geometry } from './symbol-raster';
 import { verifyPng } from './verify-png';
 
 export interface RenderInput {
@@ -41,16 +42,6 @@ export class RenderError extends Error {
  */
 export const DEFAULT_PLATE_SHARE = 0.25;
 
-interface Geometry {
-  modules: number;
-  scale: number;
-  /** Pixel offset of the first module (the quiet zone absorbs the remainder). */
-  offset: number;
-  /** First module and width of the cleared square, in modules; width 0 without a logo. */
-  plateStart: number;
-  plateModules: number;
-}
-
 function geometry(modules: number, size: number, hasLogo: boolean, plateShare: number): Geometry {
   const scale = modulePixels(size, modules + 2 * QUIET_ZONE);
   if (scale < MIN_MODULE_PIXELS) {
@@ -69,32 +60,6 @@ function geometry(modules: number, size: number, hasLogo: boolean, plateShare: n
     plateStart: (modules - plateModules) / 2,
     plateModules,
   };
-}
-
-function dark(data: Uint8Array, g: Geometry, x: number, y: number): boolean {
-  if (!data[y * g.modules + x]) return false;
-  const end = g.plateStart + g.plateModules;
-  return !(x >= g.plateStart && x < end && y >= g.plateStart && y < end);
-}
-
-/** RGB pixels of the symbol; each module row is drawn once and copied `scale` times. */
-function rasterise(data: Uint8Array, g: Geometry, size: number, fg: Rgb, bg: Rgb): Buffer {
-  const stride = size * 3;
-  const pixels = Buffer.alloc(stride * size);
-  pixels.fill(Buffer.from([bg.r, bg.g, bg.b]));
-  const row = Buffer.alloc(stride);
-  const fgPixel = Buffer.from([fg.r, fg.g, fg.b]);
-  for (let y = 0; y < g.modules; y += 1) {
-    pixels.copy(row, 0, 0, stride);
-    for (let x = 0; x < g.modules; x += 1) {
-      if (!dark(data, g, x, y)) continue;
-      const start = (g.offset + x * g.scale) * 3;
-      row.fill(fgPixel, start, start + g.scale * 3);
-    }
-    const top = g.offset + y * g.scale;
-    for (let i = 0; i < g.scale; i += 1) row.copy(pixels, (top + i) * stride);
-  }
-  return pixels;
 }
 
 /** One path of horizontal runs, in module units: compact, and exact at any zoom. */
@@ -187,9 +152,10 @@ function blitLogo(pixels: Buffer, size: number, logo: LogoPlacement): void {
 
 /**
  * Payload and options in, PNG and SVG bytes out; no I/O, no clock, no randomness, so the same
- * input always yields the same bytes. `qrcode` lays out the modules; sharp fits and flattens the
- * logo and encodes the PNG; the pixels in between are written directly, which measured faster
- * than having sharp rasterise an SVG or composite.
+ * input always yields the same bytes. `qrcode` lays out the modules. Without a logo the PNG is a
+ * 1-bit indexed image written from the matrix; with one, sharp fits and flattens the logo and
+ * encodes the RGB pixels written directly here, which measured faster than having sharp rasterise
+ * an SVG or composite. Either way the proof compares the decoded PNG with the drawn pixels.
  */
 export async function renderQr(input: RenderInput): Promise<RenderOutput> {
   const hasLogo = input.logo !== undefined;
@@ -207,11 +173,18 @@ export async function renderQr(input: RenderInput): Promise<RenderOutput> {
     input.plateShare ?? DEFAULT_PLATE_SHARE,
   );
   const logo = input.logo ? await placeLogo(input.logo, g, input.background) : undefined;
-  const raw = rasterise(data, g, input.size, input.foreground, input.background);
-  if (logo) blitLogo(raw, input.size, logo);
-  const png = await sharp(raw, { raw: { width: input.size, height: input.size, channels: 3 } })
-    .png()
-    .toBuffer();
-  if (input.verify !== false) await verifyPng(png, input.payload, g.scale);
+  const verify = input.verify !== false;
+  const { size, foreground: fg, background: bg } = input;
+  const pixels = logo || verify ? rasterise(data, g, size, fg, bg) : undefined;
+  let png: Buffer;
+  if (logo && pixels) {
+    blitLogo(pixels, size, logo);
+    png = await sharp(pixels, { raw: { width: size, height: size, channels: 3 } })
+      .png()
+      .toBuffer();
+  } else {
+    png = symbolPng(data, g, size, fg, bg);
+  }
+  if (pixels) await verifyPng(png, input.payload, { pixels, geometry: g });
   return { png, svg: buildSvg(data, g, input, logo) };
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../infra/logger';
 import type { RedisKeys } from '../infra/redis-keys';
@@ -19,10 +20,18 @@ export interface Clock {
   now(): number;
 }
 
+/** Starts the key that ends a message with the publishing bus's identity. */
+const ORIGIN_PREFIX = '\u0000bus:';
+
 export class CacheBus {
   private readonly members = new Map<string, BusMember>();
   private subscriber: Redis | undefined;
   private liveWaiters: Array<() => void> = [];
+  /**
+   * Ends every message this bus publishes, to recognise its own echo. A key no cache holds, so
+   * a process that does not know the convention merely drops one key too many.
+   */
+  private readonly origin = `${ORIGIN_PREFIX}${randomUUID()}`;
   /** True while invalidations from other processes are being received. */
   live = false;
 
@@ -48,7 +57,7 @@ export class CacheBus {
     this.members.get(name)?.forget(keys);
     if (keys.length === 0) return;
     try {
-      await this.redis.publish(this.channel, JSON.stringify([name, ...keys]));
+      await this.redis.publish(this.channel, JSON.stringify([name, ...keys, this.origin]));
     } catch (err) {
       // The other processes then see the change when their TTL runs out.
       this.logger.warn({ err: (err as Error).message, cache: name }, 'invalidation not published');
@@ -59,8 +68,8 @@ export class CacheBus {
   async publishAll(name: string): Promise<void> {
     this.members.get(name)?.forgetAll();
     try {
-      // A name with no keys after it: `publish` never sends one, since it returns early on none.
-      await this.redis.publish(this.channel, JSON.stringify([name]));
+      // No keys between the name and the origin: `publish` never sends that, it returns early.
+      await this.redis.publish(this.channel, JSON.stringify([name, this.origin]));
     } catch (err) {
       this.logger.warn({ err: (err as Error).message, cache: name }, 'invalidation not published');
     }
@@ -119,6 +128,10 @@ export class CacheBus {
     }
     const [name, ...keys] = parsed as string[];
     if (name === undefined) return;
+    // This process dropped the keys when it published them; its own echo would only undo what
+    // it did after its write (a record primed, loads that read the new state).
+    const origin = keys.at(-1)?.startsWith(ORIGIN_PREFIX) ? keys.pop() : undefined;
+    if (origin === this.origin) return;
     if (keys.length === 0) this.members.get(name)?.forgetAll();
     else this.members.get(name)?.forget(keys);
   }

@@ -21,6 +21,8 @@ export interface SharedCacheOptions<V = unknown> {
   staleWhileDisconnected?: boolean;
   /** Whether a loaded record may be kept (a record in a passing state may not); all by default. */
   keep?: (value: V) => boolean;
+  /** How long a kept record lives, for records whose state passes soon; `ttlMs` by default. */
+  ttlOf?: (value: V) => number;
   /** The clock TTLs are measured on; the bus's by default. */
   clock?: Clock;
 }
@@ -42,6 +44,7 @@ export class SharedCache<V extends object> implements BusMember {
    */
   readonly lookups: ReturnType<typeof cacheCounters>;
   private readonly keep: (value: V) => boolean;
+  private readonly ttlOf: ((value: V) => number) | undefined;
   private readonly staleWhileDisconnected: boolean;
   private readonly found: LRUCache<string, V>;
   private readonly missing: LRUCache<string, true>;
@@ -56,6 +59,7 @@ export class SharedCache<V extends object> implements BusMember {
     this.name = options.name;
     this.lookups = cacheCounters(options.name);
     this.keep = options.keep ?? (() => true);
+    this.ttlOf = options.ttlOf;
     this.staleWhileDisconnected = options.staleWhileDisconnected ?? false;
     const clock = options.clock ?? bus.clock;
     // Expired entries stay until replaced, so they can still be served stale while disconnected.
@@ -117,6 +121,16 @@ export class SharedCache<V extends object> implements BusMember {
     return promise;
   }
 
+  /**
+   * Holds a record this process has just written, so that the first read after the write needs
+   * no load. Only while invalidations are received, and never over a load in flight (which may
+   * be about to store what it read before the write).
+   */
+  prime(key: string, value: V): void {
+    if (!this.bus.live || this.loading.has(key)) return;
+    this.store(key, value);
+  }
+
   /** Drops the keys in every process (this one at once). */
   invalidate(keys: readonly string[]): Promise<void> {
     return this.bus.publish(this.name, keys);
@@ -164,7 +178,7 @@ export class SharedCache<V extends object> implements BusMember {
       this.missing.set(key, true);
     } else if (this.keep(value)) {
       this.missing.delete(key);
-      this.found.set(key, value);
+      this.found.set(key, value, this.ttlOf ? { ttl: this.ttlOf(value) } : undefined);
     }
   }
 }
@@ -172,6 +186,11 @@ export class SharedCache<V extends object> implements BusMember {
 /** What a service needs of a cache to keep it coherent after a write. */
 export interface Invalidator {
   invalidate(keys: readonly string[]): Promise<void>;
+}
+
+/** What a service needs of a cache to also hand it the record it has just written. */
+export interface Primable<V> extends Invalidator {
+  prime(key: string, value: V): void;
 }
 
 /** The bus's cache of that name, made with these options on first use. */

@@ -1,0 +1,137 @@
+import { expect } from 'chai';
+import jsQR from 'jsqr';
+import QRCode from 'qrcode';
+import sharp from 'sharp';
+import type { Rgb } from '../../src/qr-codes/qr-colors';
+import { modulePixels, QUIET_ZONE } from '../../src/qr-codes/qr-symbol';
+import {
+  rasterise,
+  sampleModules,
+  symbolPng,
+  type Geometry,
+} from '../../workers/qr-render/symbol-raster';
+import { UnreadableImageError, verifyPng } from '../../workers/qr-render/verify-png';
+import { rejection } from '../support/rejection';
+
+const black = { r: 0, g: 0, b: 0 };
+const white = { r: 255, g: 255, b: 255 };
+const navy = { r: 10, g: 20, b: 90 };
+const cream = { r: 250, g: 245, b: 220 };
+
+function symbol(payload: string, size: number): { data: Uint8Array; g: Geometry } {
+  const { modules } = QRCode.create(payload, { errorCorrectionLevel: 'M' });
+  const scale = modulePixels(size, modules.size + 2 * QUIET_ZONE);
+  const offset = Math.floor((size - scale * modules.size) / 2);
+  const g = { modules: modules.size, scale, offset, plateStart: 0, plateModules: 0 };
+  return { data: modules.data, g };
+}
+
+function drawn(payload: string, size: number, fg: Rgb = black, bg: Rgb = white) {
+  const { data, g } = symbol(payload, size);
+  return {
+    g,
+    pixels: rasterise(data, g, size, fg, bg),
+    png: symbolPng(data, g, size, fg, bg),
+  };
+}
+
+function decodeRgb(pixels: Buffer, width: number): string | undefined {
+  const rgba = new Uint8ClampedArray(width * width * 4);
+  for (let i = 0, o = 0; i < pixels.length; i += 3, o += 4) {
+    rgba.set([pixels[i] as number, pixels[i + 1] as number, pixels[i + 2] as number, 255], o);
+  }
+  return jsQR(rgba, width, width)?.data;
+}
+
+/** The PNG re-encoded by sharp from these pixels: a valid file holding other pixels. */
+function pngOf(pixels: Buffer, size: number): Promise<Buffer> {
+  return sharp(pixels, { raw: { width: size, height: size, channels: 3 } })
+    .png()
+    .toBuffer();
+}
+
+describe('QR symbol raster', () => {
+  const payload = 'https://linkqr.test/s/Ab12Cd34';
+
+  it('draws pixels that decode to the payload, in the given colours', () => {
+    const { pixels } = drawn(payload, 300, navy, cream);
+    expect(decodeRgb(pixels, 300)).to.equal(payload);
+    expect([...pixels.subarray(0, 3)]).to.deep.equal([250, 245, 220]);
+  });
+
+  for (const size of [64, 250, 333, 512, 1000]) {
+    it(`writes a 1-bit PNG that libvips reads back as exactly the drawn pixels (${size} px)`, async () => {
+      const { pixels, png } = drawn(payload, size, navy, cream);
+      const meta = await sharp(png).metadata();
+      expect([
+        meta.format,
+        meta.width,
+        meta.height,
+        meta.isPalette,
+        meta.bitsPerSample,
+      ]).to.deep.equal(['png', size, size, true, 1]);
+      const decoded = await sharp(png).removeAlpha().raw().toBuffer();
+      expect(decoded.equals(pixels)).to.equal(true);
+    });
+  }
+
+  it('samples one grey value per module, quiet zone included, that jsQR reads', () => {
+    const { pixels, g } = drawn(payload, 512);
+    const { rgba, width } = sampleModules(pixels, 512, g, 2);
+    expect(width).to.equal((g.modules + 2 * QUIET_ZONE) * 2);
+    expect(jsQR(rgba, width, width)?.data).to.equal(payload);
+  });
+});
+
+describe('QR decode proof', () => {
+  const payload = 'https://linkqr.test/s/Ab12Cd34';
+
+  it('accepts a PNG that holds the drawn pixels and decodes to the payload', async () => {
+    const { pixels, png, g } = drawn(payload, 512, navy, cream);
+    await verifyPng(png, payload, { pixels, geometry: g });
+  });
+
+  it('rejects a PNG whose pixels differ from those drawn, by one module', async () => {
+    const { pixels, g } = drawn(payload, 512);
+    const broken = Buffer.from(pixels);
+    // Darken one light module of the quiet zone: the symbol itself still scans.
+    for (let y = 0; y < g.scale; y += 1) broken.fill(0, y * 512 * 3, (y * 512 + g.scale) * 3);
+    expect(decodeRgb(broken, 512)).to.equal(payload);
+    const err = await rejection(
+      verifyPng(await pngOf(broken, 512), payload, { pixels, geometry: g }),
+    );
+    expect(err).to.be.instanceOf(UnreadableImageError);
+    expect(err.message).to.equal('rendered image does not hold the pixels drawn');
+  });
+
+  it('rejects bytes that are not a readable PNG', async () => {
+    const { pixels, png, g } = drawn(payload, 512);
+    const corrupt = Buffer.from(png);
+    corrupt[corrupt.length - 30] = (corrupt[corrupt.length - 30] as number) ^ 0xff;
+    for (const bytes of [png.subarray(0, png.length / 2), corrupt]) {
+      const err = await rejection(verifyPng(bytes, payload, { pixels, geometry: g }));
+      expect(err).to.be.instanceOf(UnreadableImageError);
+      expect(err.message).to.be.oneOf([
+        'rendered image is not a readable PNG',
+        'rendered image does not hold the pixels drawn',
+      ]);
+    }
+  });
+
+  it('rejects drawn pixels that decode to another payload', async () => {
+    const { pixels, png, g } = drawn('https://linkqr.test/s/Zz98Yx76', 512);
+    const err = await rejection(verifyPng(png, payload, { pixels, geometry: g }));
+    expect(err).to.be.instanceOf(UnreadableImageError);
+    expect(err.message).to.equal('rendered image decodes to a different payload');
+  });
+
+  it('rejects drawn pixels that do not decode at all', async () => {
+    const { g } = drawn(payload, 512);
+    const blank = Buffer.alloc(512 * 512 * 3, 255);
+    const err = await rejection(
+      verifyPng(await pngOf(blank, 512), payload, { pixels: blank, geometry: g }),
+    );
+    expect(err).to.be.instanceOf(UnreadableImageError);
+    expect(err.message).to.equal('rendered image does not decode as a QR code');
+  });
+});
