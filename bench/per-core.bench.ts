@@ -443,11 +443,11 @@ async function main(): Promise<void> {
     await load(`${apiUrl}${new URL(small.shorturl).pathname}`, 10, 302);
     await countedAfter(api, small.id, 10);
     const reads = { big: [] as number[], small: [] as number[] };
-    for (let round = 0; round < 4; round += 1) {
+    for (let round = 0; round < 6; round += 1) {
       const order = round % 2 ? (['big', 'small'] as const) : (['small', 'big'] as const);
       for (const which of order) {
         const id = which === 'big' ? link.id : small.id;
-        reads[which].push((await load(`${apiUrl}/api/url/${id}`, 500, 200, auth)).rps);
+        reads[which].push((await load(`${apiUrl}/api/url/${id}`, 1_000, 200, auth)).rps);
       }
     }
     const readBig = { rps: median(reads.big) };
