@@ -162,11 +162,7 @@ describe('webhooks', () => {
         redis,
         keys: app.deps.keys,
         logger: app.deps.logger,
-        onApplied: clicksWebhookHook(
-          app.deps.webhooks!,
-          webhookSubscribersFor(app.deps),
-          app.deps.logger,
-        ),
+        onApplied: clicksWebhookHook(app.deps.webhooks!, app.deps.logger),
       });
       await drainer.drainAvailable();
     } finally {

@@ -6,7 +6,6 @@ import { RedisKeys } from '../src/shared/infra/redis-keys';
 import { onShutdown } from '../src/shared/infra/shutdown';
 import { VisitDrainer } from '../src/shared/visits/visit-drainer';
 import { clicksWebhookHook } from '../src/webhooks/webhook-clicks';
-import { webhookSubscribersFor } from '../src/webhooks/webhook-subscribers';
 import { createWebhookEvents } from '../src/webhooks/webhooks.jobs';
 import { startQrRenderWorker } from './qr-render/qr-render.worker';
 import { startRetention } from './retention';
@@ -37,11 +36,7 @@ async function main(): Promise<void> {
     keys,
     logger,
     lingerMs: config.visitDrainLingerMs,
-    onApplied: clicksWebhookHook(
-      events,
-      webhookSubscribersFor({ redis: eventsRedis, keys, logger }),
-      logger,
-    ),
+    onApplied: clicksWebhookHook(events, logger),
   });
   drainer.start();
   const metrics = createWorkerMetrics();

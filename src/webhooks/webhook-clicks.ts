@@ -4,7 +4,6 @@ import { QrCode } from '../qr-codes/qr-code.model';
 import type { VisitBatchHook } from '../shared/visits/visit-apply';
 import type { BucketDoc } from '../shared/visits/visit-buckets';
 import type { VisitKind } from '../shared/visits/visits.types';
-import { hasSubscribers, type WebhookSubscribers } from './webhook-subscribers';
 import type { WebhookEvents } from './webhooks.jobs';
 
 /** What a `clicks` delivery carries per link or QR code of the batch (bots left out). */
@@ -54,16 +53,12 @@ async function ownersOf(kind: VisitKind, ids: number[]): Promise<Map<number, num
  * batch's summaries of that owner's links and QR codes, never one call per click. While nobody
  * subscribes it costs a batch nothing but a cache lookup.
  */
-export function clicksWebhookHook(
-  events: WebhookEvents,
-  subscribers: WebhookSubscribers,
-  logger: Logger,
-): VisitBatchHook {
+export function clicksWebhookHook(events: WebhookEvents, logger: Logger): VisitBatchHook {
   return async (buckets) => {
     try {
       const summaries = summariseClicks(buckets);
       if (summaries.length === 0) return;
-      if (!(await hasSubscribers(subscribers, 'clicks'))) return;
+      if (!(await events.subscribed('clicks'))) return;
       const idsOf = (kind: VisitKind) => summaries.filter((s) => s.type === kind).map((s) => s.id);
       const [links, qrs] = await Promise.all([
         ownersOf('link', idsOf('link')),

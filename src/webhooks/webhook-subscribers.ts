@@ -10,8 +10,8 @@ interface Subscribed {
 export type WebhookSubscribers = SharedCache<Subscribed>;
 
 /**
- * Whether any enabled webhook subscribes to an event, by event. The drainer asks for every batch
- * of clicks; the API invalidates when a webhook is added or changed, the two changes that can
+ * Whether any enabled webhook subscribes to an event, by event. Every event asks before it looks
+ * for the owner's webhooks (`WebhookEvents`); the API invalidates when a webhook is added or changed, the two changes that can
  * turn the answer to yes. A stale yes (a webhook deleted, or disabled by failing deliveries) only
  * costs the batch a lookup that finds nobody to deliver to.
  */

@@ -4,6 +4,7 @@ import type { Logger } from '../shared/infra/logger';
 import type { RedisKeys } from '../shared/infra/redis-keys';
 import { bullPrefix } from '../qr-codes/qr-codes.jobs';
 import { Webhook, type WebhookEvent, type WebhookRecord } from './webhook.model';
+import { hasSubscribers, webhookSubscribersFor } from './webhook-subscribers';
 
 /** The delivery job contract, shared by the producers (API, drainer, renderer) and the worker. */
 export const WEBHOOK_QUEUE = 'webhook-delivery';
@@ -30,6 +31,8 @@ export function webhookJobOptions(retryDelayMs: number, attempts: number): JobsO
 /** Tells the owner's webhooks that something happened; never throws (an event is not worth a 500). */
 export interface WebhookEvents {
   emit(userId: number, event: WebhookEvent, data: unknown): Promise<void>;
+  /** Whether any enabled webhook subscribes to the event: a cached answer, no query. */
+  subscribed(event: WebhookEvent): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -47,10 +50,19 @@ export function createWebhookEvents(options: {
     defaultJobOptions: webhookJobOptions(options.retryDelayMs, options.attempts),
   });
   queue.on('error', (err) => logger.warn({ err: err.message }, 'webhook queue error'));
+  const subscribers = webhookSubscribersFor({
+    redis: options.connection,
+    keys: options.keys,
+    logger,
+  });
+  const subscribed = (event: WebhookEvent) => hasSubscribers(subscribers, event);
   return {
+    subscribed,
     async emit(userId, event, data) {
       try {
-        // With the driver: asked once per event (every render, every drained batch of clicks).
+        // Every render and every drained batch of clicks emits: while nobody subscribes to the
+        // event that costs a cache lookup, otherwise one driver query.
+        if (!(await subscribed(event))) return;
         const hooks = await Webhook.collection
           .find<Pick<WebhookRecord, 'id'>>({ userId, events: event, disabledAt: null })
           .toArray();
