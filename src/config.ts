@@ -33,6 +33,8 @@ export interface Config {
   readonly logoDir: string;
   readonly logoAllowPrivate: boolean;
   readonly qrConcurrency: number;
+  /** How long a request for an image still rendering is held for the render to end. */
+  readonly qrImageWaitMs: number;
   /** Where `npm start` keeps the local mongod's data and leaves its address for the CLI. */
   readonly runtimeDir: string;
   /** Browser origins allowed to call /api (`*` for any); empty: none. */
@@ -113,6 +115,7 @@ const schema = Joi.object({
   LOGO_DIR: Joi.string().default('./data/logos'),
   LOGO_ALLOW_PRIVATE: Joi.string().valid('0', '1', 'true', 'false').default('0'),
   QR_CONCURRENCY: Joi.number().integer().min(1).max(64).default(4),
+  QR_IMAGE_WAIT_MS: Joi.number().integer().min(0).max(30_000).empty('').default(5_000),
   RUNTIME_DIR: Joi.string().default('./data'),
   CORS_ORIGINS: Joi.string().allow('').default(''),
   METRICS_TOKEN: Joi.string().min(16).allow(''),
@@ -215,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     LOGO_DIR: string;
     LOGO_ALLOW_PRIVATE: string;
     QR_CONCURRENCY: number;
+    QR_IMAGE_WAIT_MS: number;
     RUNTIME_DIR: string;
     CORS_ORIGINS: string;
     METRICS_TOKEN?: string;
@@ -268,6 +272,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logoDir: v.LOGO_DIR,
     logoAllowPrivate: v.LOGO_ALLOW_PRIVATE === '1' || v.LOGO_ALLOW_PRIVATE === 'true',
     qrConcurrency: v.QR_CONCURRENCY,
+    qrImageWaitMs: v.QR_IMAGE_WAIT_MS,
     runtimeDir: v.RUNTIME_DIR,
     corsOrigins: Object.freeze(parseCorsOrigins(v.CORS_ORIGINS)),
     metricsToken: v.METRICS_TOKEN || undefined,

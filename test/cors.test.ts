@@ -97,7 +97,7 @@ describe('CORS_ORIGINS', () => {
 
 describe('QR images cross-origin', () => {
   it('may be embedded by any site (Cross-Origin-Resource-Policy: cross-origin)', async () => {
-    const app = await startTestApp();
+    const app = await startTestApp({ QR_IMAGE_WAIT_MS: '0' });
     try {
       const { apiKey } = await createTestUser();
       const created = await request<{ link: string }>(app.url, '/api/qr/add', {
@@ -106,7 +106,7 @@ describe('QR images cross-origin', () => {
       });
       const path = new URL(created.body.link).pathname;
       const res = await request(app.url, path, { headers: { origin: 'https://blog.example' } });
-      // No worker here, so the image is still rendering; the rendered image is checked in qr.test.
+      // No worker and no wait here, so the image is still rendering; qr.test checks the rendered one.
       expect(res.status).to.equal(202);
       expect(res.headers.get('cross-origin-resource-policy')).to.equal('cross-origin');
       const api = await request(app.url, '/api/account', { key: apiKey });

@@ -16,7 +16,8 @@ import { createTestUser } from './support/users';
 describe('QR codes still rendering, cached by the API', () => {
   let app: TestApp;
   before(async () => {
-    app = await startTestApp({}, { cacheClock: { now: () => 1_000_000 } });
+    // Clients that poll, answered at once (the wait for a render is tested in qr-image-wait).
+    app = await startTestApp({ QR_IMAGE_WAIT_MS: '0' }, { cacheClock: { now: () => 1_000_000 } });
     await qrLookupCacheFor(app.deps).whenLive();
   });
   after(() => app.close());

@@ -1,4 +1,5 @@
 import { Router, type Response } from 'express';
+import type { KeyWatch } from '../shared/cache/shared-cache';
 import type { AppDeps } from '../deps';
 import { endpoint } from '../shared/http/endpoint';
 import {
@@ -13,7 +14,7 @@ import type { QrCodeRecord, QrFormat } from './qr-code.model';
 import { ALIAS_PATTERN, findQrByAlias } from './qr-codes.service';
 import { findImage } from './qr-images';
 import { qrImageCacheFor, qrImageKey } from './qr-image-cache';
-import { qrLookupCacheFor } from './qr-lookup-cache';
+import { PENDING_TTL_MS, qrLookupCacheFor } from './qr-lookup-cache';
 
 const IMAGE_FILE = /^([A-Za-z0-9]+)(?:\.(png|svg))?$/;
 /** Seconds a client should wait before asking again for an image still being rendered. */
@@ -42,6 +43,24 @@ function sendPending(res: Response): void {
   );
 }
 
+type WaitEnd = 'changed' | 'timeout' | 'hung-up';
+
+/** Waits up to `ms` for the watched key to change, or until the visitor hangs up. */
+function waitForChange(watch: KeyWatch, ms: number, res: Response): Promise<WaitEnd> {
+  return new Promise((resolve) => {
+    const settle = (end: WaitEnd) => {
+      clearTimeout(timer);
+      res.off('close', hungUp);
+      watch.cancel();
+      resolve(end);
+    };
+    const hungUp = () => settle('hung-up');
+    const timer = setTimeout(settle, ms, 'timeout');
+    res.once('close', hungUp);
+    void watch.changed.then(() => settle('changed'));
+  });
+}
+
 const tag = 'Visitors';
 
 const pages = {
@@ -49,10 +68,10 @@ const pages = {
     tag,
     summary: "A QR code's image",
     description:
-      "`/qr/{alias}` in the code's own format, or `/qr/{alias}.png` / `.svg`. Embeddable on any site (`Cross-Origin-Resource-Policy: cross-origin`); revalidate with `If-None-Match`.",
+      "`/qr/{alias}` in the code's own format, or `/qr/{alias}.png` / `.svg`. Embeddable on any site (`Cross-Origin-Resource-Policy: cross-origin`); revalidate with `If-None-Match`. Asked for while the code is still rendering, the answer waits for the render to end (up to `QR_IMAGE_WAIT_MS`, 5 s by default), so an `<img>` shows the image however soon after creation it loads.",
     responses: {
       200: { description: 'The image', media: ['image/png', 'image/svg+xml'], headers: ['ETag'] },
-      202: pageResponse('Still rendering; `Retry-After` says when to ask again'),
+      202: pageResponse('Still rendering after the wait; `Retry-After` says when to ask again'),
       304: { description: 'Unchanged since the ETag you sent' },
       ...notFoundResponses,
       422: pageResponse('Rendering failed; the owner can see why in the API'),
@@ -72,6 +91,7 @@ const pages = {
 export function qrPublicRouter(deps: AppDeps): Router {
   const lookups = qrLookupCacheFor(deps);
   const images = qrImageCacheFor(deps);
+  const waitMs = deps.config.qrImageWaitMs;
   const router = Router();
 
   async function lookup(alias: string): Promise<QrCodeRecord | null> {
@@ -79,11 +99,31 @@ export function qrPublicRouter(deps: AppDeps): Router {
     return lookups.get(alias, async () => (await findQrByAlias(alias)) ?? null);
   }
 
+  /**
+   * The code once it is no longer rendering: waits for the worker's invalidation of the alias up
+   * to `waitMs`, reading the code again at least as often as a pending one is cached (so a lost
+   * message costs no more than it did to a client polling). Still pending when the wait runs out.
+   */
+  async function rendered(alias: string, res: Response): Promise<QrCodeRecord | null> {
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const watch = waitMs > 0 && ALIAS_PATTERN.test(alias) ? lookups.watch(alias) : undefined;
+      const qr = await lookup(alias);
+      const left = deadline - Date.now();
+      if (qr?.status !== 'pending' || !watch || left <= 0) {
+        watch?.cancel();
+        return qr;
+      }
+      if ((await waitForChange(watch, Math.min(left, PENDING_TTL_MS), res)) === 'hung-up')
+        return qr;
+    }
+  }
+
   router.get('/qr/:file', pages.image, async (req, res) => {
     // Helmet's same-origin default would stop <img src> on the owner's own website.
     res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
     const match = IMAGE_FILE.exec(req.params.file);
-    const qr = match?.[1] ? await lookup(match[1]) : null;
+    const qr = match?.[1] ? await rendered(match[1], res) : null;
     if (!match || !qr) return sendPublicNotFound(res, req.path);
     if (qr.status === 'failed') {
       // Not a server fault, and retrying will not help: the owner must change the code.

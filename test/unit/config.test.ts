@@ -21,6 +21,13 @@ describe('configuration (pure)', () => {
     expect(loadConfig({ VISIT_DRAIN_LINGER_MS: '1000' }).visitDrainLingerMs).to.equal(1000);
   });
 
+  it('holds a request for an image still rendering up to 5 s unless told otherwise', () => {
+    expect(loadConfig({}).qrImageWaitMs).to.equal(5000);
+    expect(loadConfig({ QR_IMAGE_WAIT_MS: '' }).qrImageWaitMs).to.equal(5000);
+    expect(loadConfig({ QR_IMAGE_WAIT_MS: '0' }).qrImageWaitMs).to.equal(0);
+    expect(loadConfig({ QR_IMAGE_WAIT_MS: '30000' }).qrImageWaitMs).to.equal(30000);
+  });
+
   it('derives PUBLIC_URL from PORT and drops a trailing slash', () => {
     expect(loadConfig({ PORT: '8080' }).publicUrl).to.equal('http://localhost:8080');
     expect(loadConfig({ PUBLIC_URL: 'https://go.example.com/' }).publicUrl).to.equal(
@@ -90,6 +97,9 @@ describe('configuration (pure)', () => {
     [{ VISIT_DRAIN_LINGER_MS: '-1' }, /VISIT_DRAIN_LINGER_MS: .* greater than or equal to 0/],
     [{ VISIT_DRAIN_LINGER_MS: '1.5' }, /VISIT_DRAIN_LINGER_MS: .* must be an integer/],
     [{ VISIT_DRAIN_LINGER_MS: '5000' }, /VISIT_DRAIN_LINGER_MS: .* less than or equal to 1000/],
+    [{ QR_IMAGE_WAIT_MS: 'a while' }, /QR_IMAGE_WAIT_MS: .* must be a number/],
+    [{ QR_IMAGE_WAIT_MS: '-1' }, /QR_IMAGE_WAIT_MS: .* greater than or equal to 0/],
+    [{ QR_IMAGE_WAIT_MS: '60000' }, /QR_IMAGE_WAIT_MS: .* less than or equal to 30000/],
   ];
   for (const [env, message] of refusals) {
     it(`refuses ${JSON.stringify(env)} naming the variable`, () => {

@@ -224,4 +224,68 @@ describe('unit: shared cache', () => {
     await cache.get('a', load('a'));
     expect(calls).to.deep.equal(['a', 'a']);
   });
+  describe('watching a key for its next change', () => {
+    /** Whether the promise has settled once everything queued so far has run. */
+    async function settled(promise: Promise<void>): Promise<boolean> {
+      let done = false;
+      void promise.then(() => (done = true));
+      await new Promise((resolve) => setImmediate(resolve));
+      return done;
+    }
+
+    it('fires when another process invalidates the key, and not for other keys', async () => {
+      const api = await process_();
+      const worker = await process_();
+      const watch = api.watch('a');
+      expect(watch).to.not.equal(undefined);
+      expect(api.watchCount).to.equal(1);
+      await worker.invalidate(['b']);
+      await eventually(async () => api.peek('b') === undefined, 'b is dropped');
+      expect(await settled(watch!.changed)).to.equal(false);
+      await worker.invalidate(['a']);
+      await watch!.changed;
+      expect(api.watchCount).to.equal(0);
+    });
+
+    it("fires on the process's own invalidation and when everything is dropped", async () => {
+      const cache = await process_();
+      const own = cache.watch('a')!;
+      const all = [cache.watch('b')!, cache.watch('c')!];
+      await cache.invalidate(['a']);
+      expect(await settled(own.changed)).to.equal(true);
+      expect(await settled(all[0]!.changed)).to.equal(false);
+      await cache.invalidateAll();
+      expect(await settled(Promise.all(all.map((w) => w.changed)).then(() => undefined))).to.equal(
+        true,
+      );
+      expect(cache.watchCount).to.equal(0);
+    });
+
+    it('forgets a cancelled watch: it never fires and no longer counts', async () => {
+      const cache = await process_();
+      const kept = cache.watch('a')!;
+      const cancelled = cache.watch('a')!;
+      cancelled.cancel();
+      cancelled.cancel();
+      expect(cache.watchCount).to.equal(1);
+      await cache.invalidate(['a']);
+      expect(await settled(kept.changed)).to.equal(true);
+      expect(await settled(cancelled.changed)).to.equal(false);
+      expect(cache.watchCount).to.equal(0);
+    });
+
+    it('declines beyond maxWatches, and while no invalidation can arrive', async () => {
+      const cache = await process_({ maxWatches: 2 });
+      const held = [cache.watch('a'), cache.watch('b')];
+      expect(cache.watch('c')).to.equal(undefined);
+      held[0]!.cancel();
+      expect(cache.watch('c')).to.not.equal(undefined);
+      const offline = new SharedCache<Rec>(new CacheBus(await connect(), channel, logger), {
+        name: 'things',
+        max: 10,
+        ttlMs: 60_000,
+      });
+      expect(offline.watch('a')).to.equal(undefined);
+    });
+  });
 });

@@ -25,6 +25,16 @@ export interface SharedCacheOptions<V = unknown> {
   ttlOf?: (value: V) => number;
   /** The clock TTLs are measured on; the bus's by default. */
   clock?: Clock;
+  /** Watches held at once (see `watch`); beyond it, `watch` declines. */
+  maxWatches?: number;
+}
+
+/** Someone waiting for a key to change. */
+export interface KeyWatch {
+  /** Resolves when the key is next dropped here: invalidated by any process, or everything dropped. */
+  readonly changed: Promise<void>;
+  /** Stops watching (a watch that has fired needs no cancelling). */
+  cancel(): void;
 }
 
 /**
@@ -51,6 +61,9 @@ export class SharedCache<V extends object> implements BusMember {
   private readonly loading = new Map<string, Promise<V | null>>();
   /** Bumped by every invalidation, so a load that overlapped one is never stored. */
   private generation = 0;
+  private readonly watches = new Map<string, Set<() => void>>();
+  private watching = 0;
+  private readonly maxWatches: number;
 
   constructor(
     private readonly bus: CacheBus,
@@ -61,6 +74,7 @@ export class SharedCache<V extends object> implements BusMember {
     this.keep = options.keep ?? (() => true);
     this.ttlOf = options.ttlOf;
     this.staleWhileDisconnected = options.staleWhileDisconnected ?? false;
+    this.maxWatches = options.maxWatches ?? 10_000;
     const clock = options.clock ?? bus.clock;
     // Expired entries stay until replaced, so they can still be served stale while disconnected.
     const timing = {
@@ -141,12 +155,40 @@ export class SharedCache<V extends object> implements BusMember {
     return this.bus.publishAll(this.name);
   }
 
+  /**
+   * Watches a key for its next change. Start watching before reading the key, so that no change
+   * can fall between the read and the wait. Undefined while no invalidation can arrive (the bus
+   * is disconnected) or when `maxWatches` are held already.
+   */
+  watch(key: string): KeyWatch | undefined {
+    if (!this.bus.live || this.watching >= this.maxWatches) return undefined;
+    let wake: () => void = () => undefined;
+    const changed = new Promise<void>((resolve) => (wake = resolve));
+    let waiting = this.watches.get(key);
+    if (!waiting) this.watches.set(key, (waiting = new Set()));
+    waiting.add(wake);
+    this.watching += 1;
+    const cancel = () => {
+      const current = this.watches.get(key);
+      if (!current?.delete(wake)) return;
+      this.watching -= 1;
+      if (current.size === 0) this.watches.delete(key);
+    };
+    return { changed, cancel };
+  }
+
+  /** Watches held now. */
+  get watchCount(): number {
+    return this.watching;
+  }
+
   forget(keys: readonly string[]): void {
     this.generation += 1;
     for (const key of keys) {
       this.found.delete(key);
       this.missing.delete(key);
       this.loading.delete(key);
+      this.wake(key);
     }
   }
 
@@ -155,6 +197,15 @@ export class SharedCache<V extends object> implements BusMember {
     this.found.clear();
     this.missing.clear();
     this.loading.clear();
+    for (const key of [...this.watches.keys()]) this.wake(key);
+  }
+
+  private wake(key: string): void {
+    const waiting = this.watches.get(key);
+    if (!waiting) return;
+    this.watches.delete(key);
+    this.watching -= waiting.size;
+    for (const wake of waiting) wake();
   }
 
   /** False while the bus is disconnected from Redis. */
