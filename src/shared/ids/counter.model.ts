@@ -17,39 +17,59 @@ interface CounterDoc {
 const counters = () =>
   mongoose.connection.collection<CounterDoc>(Counter.collection.collectionName);
 
-async function increment(resource: string, attempt = 0): Promise<number> {
+/** Adds `count` to a resource's counter; answers the last id of the `count` it reserved. */
+async function increment(resource: string, count: number, attempt = 0): Promise<number> {
   try {
     // With the driver: every create pays for this, and mongoose's casting doubled its cost.
     const doc = await counters().findOneAndUpdate(
       { _id: resource },
-      { $inc: { seq: 1 } },
+      { $inc: { seq: count } },
       { upsert: true, returnDocument: 'after' },
     );
     if (!doc) throw new Error(`counter ${resource} was not allocated`);
     return doc.seq;
   } catch (err) {
     // Two first-ever upserts of one counter can race on _id; the loser simply increments again.
-    if (isDuplicateKeyError(err) && attempt < 3) return increment(resource, attempt + 1);
+    if (isDuplicateKeyError(err) && attempt < 3) return increment(resource, count, attempt + 1);
     throw err;
   }
 }
 
-const pending = new Map<string, Promise<number>>();
+interface Waiter {
+  resolve(id: number): void;
+  reject(err: unknown): void;
+}
+
+/** Callers waiting for an id, per resource, while an allocation is in flight. */
+const waiting = new Map<string, Waiter[]>();
+
+async function allocate(resource: string, queue: Waiter[]): Promise<void> {
+  while (queue.length > 0) {
+    const batch = queue.splice(0);
+    try {
+      const last = await increment(resource, batch.length);
+      batch.forEach((waiter, i) => waiter.resolve(last - batch.length + 1 + i));
+    } catch (err) {
+      for (const waiter of batch) waiter.reject(err);
+    }
+  }
+  waiting.delete(resource);
+}
 
 /**
- * Allocates the next integer id of a resource type with one `$inc`. On MongoDB that is atomic
- * by itself; the embedded engine applies concurrent increments correctly but may return the
- * same value to two callers (docs/mongodb-compatibility.md), so allocations of one counter are
- * also queued within the process. Every resource's `id` has a unique index as the last guard.
+ * Allocates the next integer id of a resource type. One allocation of a counter is in flight per
+ * process at a time, and the callers that arrive meanwhile share the next one: a single `$inc` by
+ * their number reserves consecutive ids for all of them, handed out in arrival order. On MongoDB
+ * the `$inc` is atomic; the embedded engine applies concurrent increments correctly but may
+ * return the same value to two callers (docs/mongodb-compatibility.md), which one allocation in
+ * flight per process also avoids. Every resource's `id` has a unique index as the last guard.
  */
 export function nextId(resource: string): Promise<number> {
-  const previous = pending.get(resource) ?? Promise.resolve(0);
-  const next = previous.catch(() => 0).then(() => increment(resource));
-  pending.set(resource, next);
-  void next
-    .finally(() => {
-      if (pending.get(resource) === next) pending.delete(resource);
-    })
-    .catch(() => undefined);
-  return next;
+  return new Promise((resolve, reject) => {
+    let queue = waiting.get(resource);
+    const idle = !queue;
+    if (!queue) waiting.set(resource, (queue = []));
+    queue.push({ resolve, reject });
+    if (idle) void allocate(resource, queue);
+  });
 }
