@@ -38,7 +38,7 @@ const api = {
     tag,
     summary: 'Create a QR code',
     description:
-      'The image is rendered in the background: `link` answers 202 until it is ready. A `link` code is dynamic: it encodes `/s/{alias}`, which redirects to `data` and counts the scan.',
+      'The image is rendered in the background: asked for meanwhile, `link` waits for the render (up to `QR_IMAGE_WAIT_MS`), then answers 202 until it is ready. A `link` code is dynamic: it encodes `/s/{alias}`, which redirects to `data` and counts the scan.',
     body: qrCreateSchema,
     example: { type: 'link', data: 'https://example.com', foreground: 'rgb(0,0,0)', name: 'Flyer' },
     responses: { 200: createdResponse({ link: urlJson }, 'The new QR code; `link` is its image') },
