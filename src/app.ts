@@ -5,6 +5,7 @@ import type { AppDeps } from './deps';
 import { dashboardRouter } from './dashboard/dashboard';
 import { healthRouter } from './health/health.routes';
 import { redirectFastPath } from './links/redirect.fast-path';
+import { qrLookupCacheFor } from './qr-codes/qr-lookup-cache';
 import { generateOpenApi, type OpenApiDocument } from './openapi/openapi.document';
 import { docsRouter, openApiRouter } from './openapi/openapi.routes';
 import { apiRoutes, publicRoutes } from './routes';
@@ -22,7 +23,10 @@ import { requireWellFormedStrings } from './shared/http/well-formed';
 /** Builds the Express app; does no I/O of its own, so the server and the tests share it. */
 export function createApp(deps: AppDeps): Express {
   const { config, logger } = deps;
-  const metrics = createApiMetrics(deps);
+  const metrics = createApiMetrics({
+    ...deps,
+    waitingForRenders: () => qrLookupCacheFor(deps).watchCount,
+  });
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);

@@ -84,6 +84,7 @@ describe('GET /metrics', () => {
       'linkqr_visit_drain_lag_seconds',
       'linkqr_visit_spooled',
       'linkqr_visits_lost_total',
+      'linkqr_qr_image_requests_waiting',
       'nodejs_eventloop_lag_seconds',
     ]) {
       expect(text, name).to.match(new RegExp(`^${name} \\d`, 'm'));

@@ -4,6 +4,7 @@ import type { LogoHandler } from './support/qr';
 import { startTestApp, type TestApp } from './support/app-harness';
 import { client } from './support/http';
 import { eventually } from './support/links';
+import { sample } from './support/metrics';
 import { decodeImage, imagePath, servePng } from './support/qr';
 import { useQrEnvironment } from './support/qr-env';
 import { createTestUser } from './support/users';
@@ -133,16 +134,20 @@ describe('QR images asked for while rendering, without a worker', () => {
     expect(bytes.toString()).to.include('Not found');
   });
 
-  it('stops waiting when the visitor hangs up', async () => {
+  it('stops waiting when the visitor hangs up; the metrics show the requests waiting', async () => {
     const target = await app();
+    const waiting = async () =>
+      sample(
+        await (await fetch(`${target.url}/metrics`)).text(),
+        'linkqr_qr_image_requests_waiting',
+      );
     const { link } = await pendingCode(target);
+    expect(await waiting()).to.equal(0);
     const visitor = new AbortController();
     const { answer } = await waitingImage(target, link, visitor.signal);
+    expect(await waiting()).to.equal(1);
     visitor.abort();
     expect(await answer).to.be.instanceOf(Error);
-    await eventually(
-      async () => qrLookupCacheFor(target.deps).watchCount === 0,
-      'the wait is given up',
-    );
+    await eventually(async () => (await waiting()) === 0, 'the wait is given up');
   });
 });

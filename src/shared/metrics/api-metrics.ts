@@ -40,6 +40,8 @@ export function createApiMetrics(deps: {
   keys: RedisKeys;
   qrQueue: QrRenderQueue;
   visits: Pick<Visits, 'spoolStats'>;
+  /** Requests for a QR image held until its render ends. */
+  waitingForRenders(): number;
 }): ApiMetrics {
   const registry = new Registry();
   const registers = [registry];
@@ -124,6 +126,14 @@ export function createApiMetrics(deps: {
     collect() {
       this.reset();
       this.inc(deps.visits.spoolStats().lost);
+    },
+  });
+  new Gauge({
+    name: 'linkqr_qr_image_requests_waiting',
+    help: 'Requests for a QR image held until its render ends (QR_IMAGE_WAIT_MS)',
+    registers,
+    collect() {
+      this.set(deps.waitingForRenders());
     },
   });
   new Gauge({
