@@ -1,15 +1,23 @@
 import { expect } from 'chai';
 import { client } from './support/http';
-import { decodeImage, pixelAt, servePng, waitForRender } from './support/qr';
+import { aliasOf, decodeImage, pixelAt, servePng, waitForRender } from './support/qr';
 import { useQrEnvironment } from './support/qr-env';
 import { createTestUser } from './support/users';
 import { Queue, type Job } from 'bullmq';
-import { QrCode } from '../src/qr-codes/qr-code.model';
+import { QrCode, type QrCodeRecord } from '../src/qr-codes/qr-code.model';
 import { QrImage } from '../src/qr-codes/qr-image.model';
-import { bullPrefix, QR_RENDER_QUEUE, type QrRenderJob } from '../src/qr-codes/qr-codes.jobs';
+import {
+  bullPrefix,
+  QR_RENDER_QUEUE,
+  qrRenderJobFor,
+  type QrRenderJob,
+} from '../src/qr-codes/qr-codes.jobs';
+import { saveImages } from '../src/qr-codes/qr-images';
 import { qrLookupCacheFor } from '../src/qr-codes/qr-lookup-cache';
+import type { WebhookEvents } from '../src/webhooks/webhooks.jobs';
 import { createQrRenderProcessor } from '../workers/qr-render/qr-render.processor';
-import { createRenderPool } from '../workers/qr-render/render-pool';
+import { createRenderPool, type RenderPool } from '../workers/qr-render/render-pool';
+import { rejection } from './support/rejection';
 
 describe('QR codes', () => {
   const env = useQrEnvironment();
@@ -90,6 +98,171 @@ describe('QR codes', () => {
       expect((await env.image(link)).res.headers.get('etag')).to.equal(
         firstPng.res.headers.get('etag'),
       );
+    });
+  });
+
+  describe('a job carrying its content (run by the processor itself)', () => {
+    let pool: RenderPool;
+    let events: Array<[number, string, unknown]>;
+    let processJob: (job: Job<QrRenderJob>) => Promise<string>;
+    before(() => {
+      pool = createRenderPool(1);
+    });
+    after(() => pool.close());
+    beforeEach(() => {
+      events = [];
+      const recorder: WebhookEvents = {
+        emit: async (userId, event, data) => void events.push([userId, event, data]),
+        subscribed: async () => true,
+        close: async () => undefined,
+      };
+      processJob = createQrRenderProcessor({
+        pool,
+        logo: { logoDir: env.logoDir, allowPrivate: true },
+        logger: env.app.deps.logger,
+        lookups: qrLookupCacheFor(env.app.deps),
+        events: recorder,
+      });
+    });
+
+    const attempt = (data: QrRenderJob, attemptsMade = 0) =>
+      processJob({ data, opts: { attempts: 5 }, attemptsMade } as Job<QrRenderJob>);
+
+    async function jobOf(id: number): Promise<QrRenderJob> {
+      const qr = await QrCode.collection.findOne<QrCodeRecord>({ id });
+      if (!qr) throw new Error(`QR ${id} not stored`);
+      return qrRenderJobFor(qr);
+    }
+
+    /** A new pending version stored behind the API's back, so no queued job races the test's. */
+    async function pendingVersion(id: number, payload: string): Promise<void> {
+      await QrCode.updateOne(
+        { id },
+        { $set: { status: 'pending', payload }, $inc: { renderVersion: 1 } },
+      );
+    }
+
+    const storedVersions = async (id: number) =>
+      (await QrImage.find({ qrId: id }).lean()).map((i) => `${i.renderVersion}:${i.format}`).sort();
+
+    it('a duplicate of a version already ready keeps its images and announces nothing', async () => {
+      const user = await createTestUser();
+      const { id, link } = await env.create(user, { type: 'text', data: 'twice' });
+      await waitForRender(env.app, user.apiKey, id);
+      const before = await env.image(link);
+      const renderedAt = (await QrCode.findOne({ id }).lean())?.renderedAt;
+      expect(await attempt(await jobOf(id))).to.equal('already-ready');
+      expect(events).to.deep.equal([]);
+      expect(await storedVersions(id)).to.deep.equal(['1:png', '1:svg']);
+      const after = await env.image(link);
+      expect(after.res.status).to.equal(200);
+      expect(after.res.headers.get('etag')).to.equal(before.res.headers.get('etag'));
+      expect((await QrCode.findOne({ id }).lean())?.renderedAt).to.deep.equal(renderedAt);
+    });
+
+    it('a retried job whose first attempt stored the images marks the version ready once', async () => {
+      const user = await createTestUser();
+      const { id, link } = await env.create(user, { type: 'text', data: 'first' });
+      await waitForRender(env.app, user.apiKey, id);
+      await pendingVersion(id, 'retried');
+      const job = await jobOf(id);
+      // What the first attempt wrote before it failed to mark the version ready.
+      const earlier = await pool.render({
+        payload: 'retried',
+        size: 512,
+        foreground: { r: 0, g: 0, b: 0 },
+        background: { r: 255, g: 255, b: 255 },
+      });
+      await saveImages(id, 2, earlier);
+      expect(await attempt(job, 1)).to.equal('ready');
+      expect(events).to.deep.equal([
+        [user.user.id, 'qr.ready', { id, alias: aliasOf(link), name: '' }],
+      ]);
+      expect(await storedVersions(id)).to.deep.equal(['2:png', '2:svg']);
+      expect((await decodeImage((await env.image(link)).bytes)).text).to.equal('retried');
+    });
+
+    it('a job of an older version removes what it wrote and leaves the current one served', async () => {
+      const user = await createTestUser();
+      const { id, link } = await env.create(user, { type: 'text', data: 'old' });
+      await waitForRender(env.app, user.apiKey, id);
+      const old = await jobOf(id);
+      await client(env.app.url, user.apiKey).put(`/api/qr/${id}/update`, { data: 'new' });
+      await waitForRender(env.app, user.apiKey, id);
+      const current = await env.image(link);
+      expect(await attempt(old)).to.equal('stale');
+      expect(events).to.deep.equal([]);
+      expect(await storedVersions(id)).to.deep.equal(['2:png', '2:svg']);
+      const after = await env.image(link);
+      expect(after.res.headers.get('etag')).to.equal(current.res.headers.get('etag'));
+      expect((await decodeImage(after.bytes)).text).to.equal('new');
+    });
+
+    it('a job for a deleted code leaves no images behind', async () => {
+      const user = await createTestUser();
+      const { id } = await env.create(user, { type: 'text', data: 'deleted' });
+      await waitForRender(env.app, user.apiKey, id);
+      const job = await jobOf(id);
+      const res = await client(env.app.url, user.apiKey).delete(`/api/qr/${id}/delete`);
+      expect(res.status).to.equal(200);
+      expect(await attempt(job)).to.equal('stale');
+      expect(events).to.deep.equal([]);
+      expect(await QrImage.countDocuments({ qrId: id })).to.equal(0);
+    });
+
+    it('a job queued by an older API (ids only) renders what the document holds', async () => {
+      const user = await createTestUser();
+      const { id, link } = await env.create(user, { type: 'text', data: 'ids only', name: 'n' });
+      await waitForRender(env.app, user.apiKey, id);
+      await pendingVersion(id, 'read from the document');
+      expect(await attempt({ qrId: id, renderVersion: 2 })).to.equal('ready');
+      expect(events).to.deep.equal([
+        [user.user.id, 'qr.ready', { id, alias: aliasOf(link), name: 'n' }],
+      ]);
+      expect((await decodeImage((await env.image(link)).bytes)).text).to.equal(
+        'read from the document',
+      );
+      expect(await attempt({ qrId: id, renderVersion: 2 })).to.equal('already-ready');
+      expect(await attempt({ qrId: id, renderVersion: 1 })).to.equal('stale');
+      expect(events).to.have.length(1);
+    });
+
+    it('a duplicate failing on its last attempt leaves the version ready', async () => {
+      let down = false;
+      env.logos.route('/twice.png', (req, res) => {
+        if (!down) return servePng(env.red)(req, res);
+        res.statusCode = 503;
+        res.end();
+      });
+      const user = await createTestUser();
+      const { id, link } = await env.create(
+        user,
+        { type: 'text', data: 'x', logo: `${env.logos.origin}/twice.png` },
+        env.openApp,
+      );
+      expect((await waitForRender(env.app, user.apiKey, id)).status).to.equal('ready');
+      down = true;
+      const err = await rejection(attempt(await jobOf(id), 4));
+      expect(err.message).to.equal('logo URL answered HTTP 503');
+      expect(events).to.deep.equal([]);
+      const details = await waitForRender(env.app, user.apiKey, id);
+      expect([details.status, details.reason]).to.deep.equal(['ready', null]);
+      expect((await env.image(link)).res.status).to.equal(200);
+    });
+
+    it('a version failed by another run is not rendered again', async () => {
+      const user = await createTestUser();
+      const { id } = await env.create(user, { type: 'text', data: 'x' });
+      await waitForRender(env.app, user.apiKey, id);
+      await pendingVersion(id, 'failed elsewhere');
+      const job = await jobOf(id);
+      await QrCode.updateOne({ id }, { $set: { status: 'failed', failureReason: 'elsewhere' } });
+      expect(await attempt(job)).to.equal('stale');
+      expect(await attempt({ qrId: id, renderVersion: 2 })).to.equal('stale');
+      expect(events).to.deep.equal([]);
+      expect(await storedVersions(id)).to.deep.equal(['1:png', '1:svg']);
+      const details = await waitForRender(env.app, user.apiKey, id);
+      expect([details.status, details.reason]).to.deep.equal(['failed', 'elsewhere']);
     });
   });
 

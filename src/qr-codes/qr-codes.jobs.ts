@@ -2,14 +2,59 @@ import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../shared/infra/logger';
 import type { RedisKeys } from '../shared/infra/redis-keys';
+import type { QrCodeRecord } from './qr-code.model';
 
 /** The render job contract, shared by the API (producer) and `workers/` (consumer). */
 export const QR_RENDER_QUEUE = 'qr-render';
 
-/** Ids only: the worker reads the current document, so a job never renders stale content. */
+/** What one render version draws, and what its events and cache invalidation name. */
+export interface QrRenderContent {
+  payload: string;
+  size: number;
+  foreground: string;
+  background: string;
+  logo: string | null;
+  alias: string;
+  userId: number;
+  name: string;
+}
+
+/**
+ * A version and its content. Every change of the content bumps the version, so the content a job
+ * carries is that version's for good and the worker renders it without reading the document; a
+ * job of a version that is no longer current is caught when the worker marks it ready. Jobs
+ * queued by an older API carry the ids only: the worker then reads the document.
+ */
 export interface QrRenderJob {
   qrId: number;
   renderVersion: number;
+  content?: QrRenderContent;
+}
+
+type RenderedFields = 'payload' | 'size' | 'foreground' | 'background' | 'logo';
+type NamingFields = 'alias' | 'userId' | 'name';
+
+/** A document's content, as its render job carries it. */
+export function qrRenderContent(
+  qr: Pick<QrCodeRecord, RenderedFields | NamingFields>,
+): QrRenderContent {
+  return {
+    payload: qr.payload,
+    size: qr.size,
+    foreground: qr.foreground,
+    background: qr.background,
+    logo: qr.logo ?? null,
+    alias: qr.alias,
+    userId: qr.userId,
+    name: qr.name ?? '',
+  };
+}
+
+/** The job that renders a code's current version. */
+export function qrRenderJobFor(
+  qr: Pick<QrCodeRecord, 'id' | 'renderVersion' | RenderedFields | NamingFields>,
+): QrRenderJob {
+  return { qrId: qr.id, renderVersion: qr.renderVersion, content: qrRenderContent(qr) };
 }
 
 export const QR_RENDER_ATTEMPTS = 5;

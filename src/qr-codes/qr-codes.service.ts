@@ -11,7 +11,7 @@ import type { Logger } from '../shared/infra/logger';
 import type { Visits } from '../shared/visits/visit-recorder';
 import { QrCode, type QrCodeRecord, type QrType } from './qr-code.model';
 import { qrLookupCacheFor } from './qr-lookup-cache';
-import type { QrRenderQueue } from './qr-codes.jobs';
+import { qrRenderJobFor, type QrRenderQueue } from './qr-codes.jobs';
 import { DEFAULT_SIZE, type QrCreate, type QrUpdate } from './qr-codes.schemas';
 import { colourProblem, DEFAULT_BACKGROUND, DEFAULT_FOREGROUND, parseRgb } from './qr-colors';
 import { parseQrContent, type QrContent } from './qr-content';
@@ -106,12 +106,12 @@ function payloadFor(r: Rendering, alias: string, ctx: QrServiceContext): string 
 }
 
 /** The document is the record of intent: if Redis drops the job, the worker's sweep re-queues it. */
-async function queueRender(ctx: QrServiceContext, qrId: number, renderVersion: number) {
+async function queueRender(ctx: QrServiceContext, qr: QrCodeRecord) {
   try {
-    await ctx.queue.enqueue({ qrId, renderVersion });
+    await ctx.queue.enqueue(qrRenderJobFor(qr));
   } catch (err) {
     ctx.logger.warn(
-      { err: (err as Error).message, qrId, renderVersion },
+      { err: (err as Error).message, qrId: qr.id, renderVersion: qr.renderVersion },
       'render job not queued; the worker sweep will queue it',
     );
   }
@@ -162,7 +162,7 @@ export async function createQr(
       await ctx.lookups.invalidate([alias]);
       // The first poll for the image then needs no read; queued after, so no render can end first.
       ctx.lookups.prime(alias, created);
-      await queueRender(ctx, id, 1);
+      await queueRender(ctx, created);
       return created;
     } catch (err) {
       if (!isDuplicateKeyError(err, 'alias') || attempt >= 3) throw err;
@@ -212,7 +212,7 @@ export async function updateQr(
   ).lean();
   if (!updated) throw notFound(`${LABEL} not found`);
   await ctx.lookups.invalidate([updated.alias]);
-  await queueRender(ctx, id, updated.renderVersion);
+  await queueRender(ctx, updated);
 }
 
 export async function deleteQr(userId: number, id: number, ctx: QrServiceContext): Promise<void> {

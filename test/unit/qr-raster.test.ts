@@ -1,16 +1,24 @@
 import { expect } from 'chai';
+import { decode as decodePng, encode as encodePng } from 'fast-png';
 import jsQR from 'jsqr';
 import QRCode from 'qrcode';
 import sharp from 'sharp';
 import type { Rgb } from '../../src/qr-codes/qr-colors';
 import { modulePixels, QUIET_ZONE } from '../../src/qr-codes/qr-symbol';
 import {
+  GRID_MARGIN,
   rasterise,
+  rgbGrey,
   sampleModules,
   symbolPng,
   type Geometry,
 } from '../../workers/qr-render/symbol-raster';
-import { UnreadableImageError, verifyPng } from '../../workers/qr-render/verify-png';
+import {
+  UnreadableImageError,
+  verifyPng,
+  verifySymbolPng,
+  type ExpectedSymbol,
+} from '../../workers/qr-render/verify-png';
 import { rejection } from '../support/rejection';
 
 const black = { r: 0, g: 0, b: 0 };
@@ -75,10 +83,10 @@ describe('QR symbol raster', () => {
     });
   }
 
-  it('samples one grey value per module, quiet zone included, that jsQR reads', () => {
+  it('samples one grey value per module, with a margin of quiet zone, that jsQR reads', () => {
     const { pixels, g } = drawn(payload, 512);
-    const { rgba, width } = sampleModules(pixels, 512, g, 2);
-    expect(width).to.equal((g.modules + 2 * QUIET_ZONE) * 2);
+    const { rgba, width } = sampleModules(rgbGrey(pixels, 512), g, 2);
+    expect(width).to.equal((g.modules + 2 * GRID_MARGIN) * 2);
     expect(jsQR(rgba, width, width)?.data).to.equal(payload);
   });
 });
@@ -133,5 +141,131 @@ describe('QR decode proof', () => {
     );
     expect(err).to.be.instanceOf(UnreadableImageError);
     expect(err.message).to.equal('rendered image does not decode as a QR code');
+  });
+});
+
+describe('QR decode proof of a symbol without a logo', () => {
+  const payload = 'https://linkqr.test/s/Ab12Cd34';
+
+  function written(text: string, size: number, fg: Rgb = navy, bg: Rgb = cream) {
+    const { data, g } = symbol(text, size);
+    const expected: ExpectedSymbol = { data, geometry: g, size, foreground: fg, background: bg };
+    return { png: symbolPng(data, g, size, fg, bg), expected };
+  }
+
+  /** The PNG's pixels as palette indices, one byte each, as another encoder takes them. */
+  function indices(png: Buffer): { index: Uint8Array; size: number } {
+    const image = decodePng(png);
+    const rowBytes = Math.ceil(image.width / 8);
+    const index = new Uint8Array(image.width * image.height);
+    for (let y = 0; y < image.height; y += 1) {
+      for (let x = 0; x < image.width; x += 1) {
+        const byte = image.data[y * rowBytes + (x >> 3)] as number;
+        index[y * image.width + x] = (byte >> (7 - (x & 7))) & 1;
+      }
+    }
+    return { index, size: image.width };
+  }
+
+  /** A 1-bit palette PNG written by fast-png's encoder, not ours. */
+  function encoded(index: Uint8Array, size: number, palette: number[][]): Buffer {
+    const rowBytes = Math.ceil(size / 8);
+    const data = new Uint8Array(rowBytes * size);
+    index.forEach((v, i) => {
+      const x = i % size;
+      const at = Math.floor(i / size) * rowBytes + (x >> 3);
+      data[at] = (data[at] as number) | (v << (7 - (x & 7)));
+    });
+    return Buffer.from(
+      encodePng({ width: size, height: size, data, depth: 1, channels: 1, palette }),
+    );
+  }
+
+  const rgbOf = ({ r, g, b }: Rgb) => [r, g, b];
+
+  async function refusal(png: Buffer, expected: ExpectedSymbol, text = payload): Promise<string> {
+    const err = await rejection(verifySymbolPng(png, text, expected));
+    expect(err).to.be.instanceOf(UnreadableImageError);
+    return err.message;
+  }
+
+  for (const size of [64, 250, 333, 512, 1000]) {
+    it(`accepts the symbol as written, at ${size} px`, async () => {
+      const { png, expected } = written(payload, size);
+      await verifySymbolPng(png, payload, expected);
+    });
+  }
+
+  it('compares pixels, not bytes: the same picture from another encoder, palette swapped, passes', async () => {
+    const { png, expected } = written(payload, 250);
+    const { index, size } = indices(png);
+    const swapped = encoded(
+      index.map((v) => 1 - v),
+      size,
+      [rgbOf(navy), rgbOf(cream)],
+    );
+    expect(swapped.equals(png)).to.equal(false);
+    await verifySymbolPng(swapped, payload, expected);
+  });
+
+  for (const [where, at] of [
+    ['the first pixel of the quiet zone', () => [0, 0]],
+    ['the last pixel of the image', (s: number) => [s - 1, s - 1]],
+    [
+      "a module row's last pixel row",
+      (_s: number, g: Geometry) => [g.offset + 3 * g.scale + 1, g.offset + 10 * g.scale - 1],
+    ],
+  ] as const) {
+    it(`rejects a picture one pixel off as drawn: ${where}`, async () => {
+      const { png, expected } = written(payload, 250);
+      const { index, size } = indices(png);
+      const [x, y] = at(size, expected.geometry);
+      index[y * size + x] = 1 - (index[y * size + x] as number);
+      const broken = encoded(index, size, [rgbOf(cream), rgbOf(navy)]);
+      expect(await refusal(broken, expected)).to.equal(
+        'rendered image does not hold the pixels drawn',
+      );
+    });
+  }
+
+  it('rejects a colour one step off, or any transparency', async () => {
+    const { png, expected } = written(payload, 250);
+    const { index, size } = indices(png);
+    const off = encoded(index, size, [rgbOf(cream), [11, 20, 90]]);
+    const clear = encoded(index, size, [
+      [...rgbOf(cream), 0],
+      [...rgbOf(navy), 255],
+    ]);
+    for (const bytes of [off, clear]) {
+      expect(await refusal(bytes, expected)).to.equal(
+        'rendered image does not hold the pixels drawn',
+      );
+    }
+  });
+
+  it('rejects every truncation and every flipped bit of the file', async () => {
+    const { png, expected } = written(payload, 250);
+    for (let n = 0; n < png.length; n += 1) {
+      const flipped = Buffer.from(png);
+      flipped[n] = (flipped[n] as number) ^ (1 << (n % 8));
+      for (const bytes of [png.subarray(0, n), flipped]) {
+        expect(await refusal(bytes, expected)).to.be.oneOf([
+          'rendered image is not a readable PNG',
+          'rendered image does not hold the pixels drawn',
+        ]);
+      }
+    }
+  });
+
+  it('rejects a symbol drawn as expected that decodes to another payload', async () => {
+    const { png, expected } = written('https://linkqr.test/s/Zz98Yx76', 512);
+    expect(await refusal(png, expected)).to.equal('rendered image decodes to a different payload');
+  });
+
+  it('rejects a symbol drawn as expected that does not decode at all', async () => {
+    const { expected } = written(payload, 512);
+    const blank = { ...expected, data: new Uint8Array(expected.data.length) };
+    const png = symbolPng(blank.data, blank.geometry, 512, navy, cream);
+    expect(await refusal(png, blank)).to.equal('rendered image does not decode as a QR code');
   });
 });

@@ -1,7 +1,11 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Logger } from '../../src/shared/infra/logger';
 import { QrCode, type QrCodeRecord } from '../../src/qr-codes/qr-code.model';
-import type { QrRenderJob } from '../../src/qr-codes/qr-codes.jobs';
+import {
+  qrRenderContent,
+  type QrRenderContent,
+  type QrRenderJob,
+} from '../../src/qr-codes/qr-codes.jobs';
 import { parseRgb, type Rgb } from '../../src/qr-codes/qr-colors';
 import { deleteImages, deleteImagesBefore, saveImages } from '../../src/qr-codes/qr-images';
 import { LogoError } from '../../src/qr-codes/logo/logo-errors';
@@ -19,6 +23,7 @@ export interface QrRenderProcessorDeps {
   events?: WebhookEvents;
 }
 
+/** `stale`: the version is no longer one to render (replaced, deleted, or failed by another run). */
 export type QrRenderOutcome = 'ready' | 'stale' | 'already-ready';
 
 /** Failures that will recur on every attempt: bad logos, payloads that cannot render or decode. */
@@ -38,15 +43,7 @@ function colour(value: string): Rgb {
   return rgb;
 }
 
-interface RenderableQr {
-  payload: string;
-  size: number;
-  foreground: string;
-  background: string;
-  logo?: string | null;
-}
-
-async function render(qr: RenderableQr, deps: QrRenderProcessorDeps) {
+async function render(qr: QrRenderContent, deps: QrRenderProcessorDeps) {
   const logo = qr.logo ? await loadLogo(qr.logo, deps.logo) : undefined;
   return deps.pool.render({
     payload: qr.payload,
@@ -57,29 +54,51 @@ async function render(qr: RenderableQr, deps: QrRenderProcessorDeps) {
   });
 }
 
+/** A job queued by an older API (ids only): its content read from the document, if still current. */
+async function readContent(
+  qrId: number,
+  renderVersion: number,
+): Promise<QrRenderContent | 'stale' | 'already-ready'> {
+  const qr = await QrCode.collection.findOne<QrCodeRecord>({ id: qrId });
+  if (!qr || qr.renderVersion !== renderVersion || qr.status === 'failed') return 'stale';
+  if (qr.status === 'ready') return 'already-ready';
+  return qrRenderContent(qr);
+}
+
+/**
+ * The version was no longer pending when its render ended. Ready: a duplicate or retried job
+ * of it got there first, and the images both wrote are the ones served. Otherwise (updated,
+ * deleted, or failed by another run) nothing serves what was just written.
+ */
+async function settleUnmarked(qrId: number, renderVersion: number) {
+  const qr = await QrCode.collection.findOne<Pick<QrCodeRecord, 'renderVersion' | 'status'>>(
+    { id: qrId },
+    { projection: { _id: 0, renderVersion: 1, status: 1 } },
+  );
+  if (qr?.renderVersion === renderVersion && qr.status === 'ready') return 'already-ready';
+  await deleteImages(qrId, renderVersion);
+  return 'stale';
+}
+
 /**
  * Renders one version of one QR code. Idempotent: images are upserted under (id, version,
- * format), and the document only turns `ready` if it still carries this job's version, so a
- * retried, duplicated or late job can never overwrite a newer render.
+ * format) and the same content renders to the same bytes; only a `pending` document still at
+ * this job's version turns `ready` (or `failed`), so a retried, duplicated or late job can
+ * never overwrite a newer render, nor announce a version twice.
  */
 export function createQrRenderProcessor(deps: QrRenderProcessorDeps) {
   return async (job: Job<QrRenderJob>): Promise<QrRenderOutcome> => {
     const { qrId, renderVersion } = job.data;
-    const qr = await QrCode.collection.findOne<QrCodeRecord>({ id: qrId });
-    if (!qr || qr.renderVersion !== renderVersion) return 'stale';
-    if (qr.status === 'ready') return 'already-ready';
+    const qr = job.data.content ?? (await readContent(qrId, renderVersion));
+    if (typeof qr === 'string') return qr;
     try {
       const { png, svg } = await render(qr, deps);
       await saveImages(qrId, renderVersion, { png, svg });
       const marked = await QrCode.collection.updateOne(
-        { id: qrId, renderVersion },
+        { id: qrId, renderVersion, status: 'pending' },
         { $set: { status: 'ready', failureReason: null, renderedAt: new Date() } },
       );
-      if (marked.matchedCount === 0) {
-        // Updated or deleted while rendering: what was just written belongs to nobody.
-        await deleteImages(qrId, renderVersion);
-        return 'stale';
-      }
+      if (marked.matchedCount === 0) return await settleUnmarked(qrId, renderVersion);
       await deps.lookups.invalidate([qr.alias]);
       // A first render has no older images to remove.
       if (renderVersion > 1) await deleteImagesBefore(qrId, renderVersion);
@@ -92,7 +111,7 @@ export function createQrRenderProcessor(deps: QrRenderProcessorDeps) {
         const reason = reasonOf(err, job.attemptsMade + 1);
         deps.logger.warn({ err, qrId, renderVersion, reason }, 'qr render failed');
         const marked = await QrCode.updateOne(
-          { id: qrId, renderVersion },
+          { id: qrId, renderVersion, status: 'pending' },
           { $set: { status: 'failed', failureReason: reason } },
         );
         if (marked.matchedCount > 0) {

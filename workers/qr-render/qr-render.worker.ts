@@ -9,6 +9,7 @@ import {
   bullPrefix,
   createQrRenderQueue,
   QR_RENDER_QUEUE,
+  qrRenderJobFor,
   type QrRenderJob,
   type QrRenderQueue,
 } from '../../src/qr-codes/qr-codes.jobs';
@@ -72,7 +73,7 @@ async function sweepPending(queue: QrRenderQueue, ageMs: number): Promise<number
     .limit(100)
     .lean();
   // Job ids are per render version: a job still waiting, active or retrying is not added twice.
-  for (const qr of stale) await queue.enqueue({ qrId: qr.id, renderVersion: qr.renderVersion });
+  for (const qr of stale) await queue.enqueue(qrRenderJobFor(qr));
   return stale.length;
 }
 

@@ -9,7 +9,7 @@ import {
   QUIET_ZONE,
 } from '../../src/qr-codes/qr-symbol';
 import { dark, rasterise, symbolPng, type Geometry } from './symbol-raster';
-import { verifyPng } from './verify-png';
+import { verifyPng, verifySymbolPng } from './verify-png';
 
 export interface RenderInput {
   payload: string;
@@ -173,18 +173,26 @@ export async function renderQr(input: RenderInput): Promise<RenderOutput> {
     input.plateShare ?? DEFAULT_PLATE_SHARE,
   );
   const logo = input.logo ? await placeLogo(input.logo, g, input.background) : undefined;
-  const verify = input.verify !== false;
   const { size, foreground: fg, background: bg } = input;
-  const pixels = logo || verify ? rasterise(data, g, size, fg, bg) : undefined;
   let png: Buffer;
-  if (logo && pixels) {
+  if (logo) {
+    const pixels = rasterise(data, g, size, fg, bg);
     blitLogo(pixels, size, logo);
     png = await sharp(pixels, { raw: { width: size, height: size, channels: 3 } })
       .png()
       .toBuffer();
+    if (input.verify !== false) await verifyPng(png, input.payload, { pixels, geometry: g });
   } else {
     png = symbolPng(data, g, size, fg, bg);
+    if (input.verify !== false) {
+      await verifySymbolPng(png, input.payload, {
+        data,
+        geometry: g,
+        size,
+        foreground: fg,
+        background: bg,
+      });
+    }
   }
-  if (pixels) await verifyPng(png, input.payload, { pixels, geometry: g });
   return { png, svg: buildSvg(data, g, input, logo) };
 }

@@ -1,6 +1,5 @@
 import { crc32, deflateSync } from 'node:zlib';
 import type { Rgb } from '../../src/qr-codes/qr-colors';
-import { QUIET_ZONE } from '../../src/qr-codes/qr-symbol';
 
 /** Where the symbol's modules land in the image. */
 export interface Geometry {
@@ -86,32 +85,46 @@ export function symbolPng(data: Uint8Array, g: Geometry, size: number, fg: Rgb, 
   ]);
 }
 
+/** jsQR's own luminance weights. */
+export function luminance(r: number, g: number, b: number): number {
+  return (2126 * r + 7152 * g + 722 * b) / 10000;
+}
+
+/** The luminance of pixel (x, y). */
+export type GreyAt = (x: number, y: number) => number;
+
+/** Pixel luminance of RGB pixels `size` wide. */
+export function rgbGrey(pixels: Buffer, size: number): GreyAt {
+  return (x, y) => {
+    const i = (y * size + x) * 3;
+    return luminance(pixels[i] as number, pixels[i + 1] as number, pixels[i + 2] as number);
+  };
+}
+
 /**
- * One grey pixel per module at the centre of each module, quiet zone included, scaled up to
- * `pixelsPerModule`: the grid a scanner samples once it has found the symbol, as RGBA for jsQR.
+ * Quiet zone modules around the sampled grid. Two instead of the image's four: jsQR reads it as
+ * reliably (every symbol of 691, versions 1 to 40, levels M and H, and 6,800 at the lowest
+ * contrast allowed) and about a fifth faster. The exact pixel comparison covers the whole zone.
+ */
+export const GRID_MARGIN = 2;
+
+/**
+ * One grey pixel per module at the centre of each module, with a margin of quiet zone, scaled up
+ * to `pixelsPerModule`: the grid a scanner samples once it has found the symbol, RGBA for jsQR.
  */
 export function sampleModules(
-  pixels: Buffer,
-  size: number,
+  greyAt: GreyAt,
   g: Geometry,
   pixelsPerModule: number,
 ): { rgba: Uint8ClampedArray; width: number } {
-  const side = g.modules + 2 * QUIET_ZONE;
+  const side = g.modules + 2 * GRID_MARGIN;
   const width = side * pixelsPerModule;
   const rgba = new Uint8ClampedArray(width * width * 4);
-  const first = g.offset - QUIET_ZONE * g.scale + (g.scale >> 1);
+  const first = g.offset - GRID_MARGIN * g.scale + (g.scale >> 1);
   const grey = new Uint8Array(side);
   for (let my = 0; my < side; my += 1) {
     const py = first + my * g.scale;
-    for (let mx = 0; mx < side; mx += 1) {
-      const i = (py * size + first + mx * g.scale) * 3;
-      // jsQR's own luminance weights.
-      grey[mx] =
-        (2126 * (pixels[i] as number) +
-          7152 * (pixels[i + 1] as number) +
-          722 * (pixels[i + 2] as number)) /
-        10000;
-    }
+    for (let mx = 0; mx < side; mx += 1) grey[mx] = greyAt(first + mx * g.scale, py);
     for (let dy = 0; dy < pixelsPerModule; dy += 1) {
       let o = (my * pixelsPerModule + dy) * width * 4;
       for (let mx = 0; mx < side; mx += 1) {
