@@ -12,7 +12,7 @@ import {
   qrRenderJobFor,
   type QrRenderJob,
 } from '../src/qr-codes/qr-codes.jobs';
-import { saveImages } from '../src/qr-codes/qr-images';
+import { etagOf, saveImages } from '../src/qr-codes/qr-images';
 import { qrLookupCacheFor } from '../src/qr-codes/qr-lookup-cache';
 import type { WebhookEvents } from '../src/webhooks/webhooks.jobs';
 import { createQrRenderProcessor } from '../workers/qr-render/qr-render.processor';
@@ -179,7 +179,9 @@ describe('QR codes', () => {
         [user.user.id, 'qr.ready', { id, alias: aliasOf(link), name: '' }],
       ]);
       expect(await storedVersions(id)).to.deep.equal(['2:png', '2:svg']);
-      expect((await decodeImage((await env.image(link)).bytes)).text).to.equal('retried');
+      const served = await env.image(link);
+      expect(served.res.headers.get('etag')).to.equal(etagOf(earlier.png));
+      expect((await decodeImage(served.bytes)).text).to.equal('retried');
     });
 
     it('a job of an older version removes what it wrote and leaves the current one served', async () => {

@@ -84,8 +84,13 @@ describe('QR codes still rendering, cached by the API', () => {
 
   it('answers 422 once the worker has marked the render failed', async () => {
     const path = await pendingCode('fails to render');
-    // Too small for any symbol: the render fails, permanently.
-    await QrCode.updateOne({ alias: path.split('/').pop() }, { $set: { size: 16 } });
+    // A new version too small for any symbol, stored behind the API's back as if Redis had lost
+    // its job: the worker's sweep on start queues it, and the render fails, permanently. (The
+    // version first queued renders, finds itself replaced and marks nothing.)
+    await QrCode.updateOne(
+      { alias: path.split('/').pop() },
+      { $set: { size: 16, updatedAt: new Date(0) }, $inc: { renderVersion: 1 } },
+    );
     const worker = startQrWorker(app);
     try {
       await eventually(

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mongo } from 'mongoose';
 import type { QrFormat } from './qr-code.model';
 import { QrImage, type QrImageRecord } from './qr-image.model';
+import { isOnlyDuplicateKeys } from '../shared/db/duplicate-key';
 
 export const CONTENT_TYPES: Record<QrFormat, string> = {
   png: 'image/png',
@@ -20,27 +21,33 @@ export function etagOf(bytes: Buffer): string {
 }
 
 /**
- * Writes both formats of one render; upserts, so a retried or duplicated job writes the same.
- * Image documents are read and written with the driver: their fields need no casting, and
- * mongoose's per-operation work measured as much as the driver's own.
+ * Writes both formats of one render. A version's content never changes and every render is proven
+ * before it is written, so images a retried or duplicated job finds already stored are that
+ * version's: inserts, whose duplicate-key refusals mean done (on the embedded engine an upsert
+ * pair measured 1.7x the CPU of an insert pair). Image documents are read and written with the
+ * driver: their fields need no casting, and mongoose's per-operation work measured as much as the
+ * driver's own.
  */
 export async function saveImages(
   qrId: number,
   renderVersion: number,
   images: Record<QrFormat, Buffer>,
 ): Promise<void> {
-  await QrImage.collection.bulkWrite(
-    (Object.entries(images) as Array<[QrFormat, Buffer]>).map(([format, bytes]) => ({
-      updateOne: {
-        filter: { qrId, renderVersion, format },
-        update: {
-          $set: { contentType: CONTENT_TYPES[format], etag: etagOf(bytes), bytes },
-          $setOnInsert: { createdAt: new Date() },
-        },
-        upsert: true,
-      },
-    })),
-  );
+  const createdAt = new Date();
+  const docs = (Object.entries(images) as Array<[QrFormat, Buffer]>).map(([format, bytes]) => ({
+    qrId,
+    renderVersion,
+    format,
+    contentType: CONTENT_TYPES[format],
+    etag: etagOf(bytes),
+    bytes,
+    createdAt,
+  }));
+  try {
+    await QrImage.collection.insertMany(docs, { ordered: false });
+  } catch (err) {
+    if (!isOnlyDuplicateKeys(err)) throw err;
+  }
 }
 
 function toBuffer(value: unknown): Buffer {

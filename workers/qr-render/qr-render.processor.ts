@@ -81,8 +81,8 @@ async function settleUnmarked(qrId: number, renderVersion: number) {
 }
 
 /**
- * Renders one version of one QR code. Idempotent: images are upserted under (id, version,
- * format) and the same content renders to the same bytes; only a `pending` document still at
+ * Renders one version of one QR code. Idempotent: images are stored once under (id, version,
+ * format), and a version's content never changes; only a `pending` document still at
  * this job's version turns `ready` (or `failed`), so a retried, duplicated or late job can
  * never overwrite a newer render, nor announce a version twice.
  */
