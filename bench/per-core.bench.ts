@@ -239,6 +239,8 @@ async function main(): Promise<void> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
+    // Any free port for the worker's /metrics too: two benches on one machine must not collide.
+    WORKER_PORT: '0',
     PUBLIC_URL: apiUrl,
     REDIS_PREFIX: `linkqr-bench-${runId}:`,
     RUNTIME_DIR: dir,

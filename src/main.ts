@@ -24,9 +24,15 @@ export async function main(): Promise<void> {
   const keys = new RedisKeys(config.redisPrefix);
   const salt = await loadVisitorSalt(config.visitorSalt);
   const visits = createVisits({ redis, keys, logger, salt, countryHeader: config.countryHeader });
-  const qrQueue = createQrRenderQueue({ connection: redis, keys, logger });
+  // BullMQ defines its ~60 scripts on the connection it is given, and ioredis copies every one onto
+  // each auto-pipeline: on the clicks' connection that was a 142-property object per event-loop
+  // turn of redirects. The queues get a connection of their own (same fail-fast options).
+  const queues = createRedis(config.redisUrl);
+  queues.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+  await waitForRedis(queues);
+  const qrQueue = createQrRenderQueue({ connection: queues, keys, logger });
   const webhooks = createWebhookEvents({
-    connection: redis,
+    connection: queues,
     keys,
     logger,
     retryDelayMs: config.webhookRetryDelayMs,
@@ -51,6 +57,7 @@ export async function main(): Promise<void> {
     () => visits.close(),
     () => qrQueue.close(),
     () => webhooks.close(),
+    () => queues.quit(),
     () => redis.quit(),
     () => database.close(),
   ]);

@@ -3,6 +3,7 @@ import { setPriority } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from './config';
 import { removeEmbeddedUri, writeEmbeddedUri } from './shared/infra/embedded-uri-file';
+import { forkExecArgv } from './shared/infra/heap-growth';
 import { createLogger } from './shared/infra/logger';
 import { startLocalEngine } from './shared/infra/mongo-engine/local-engine';
 
@@ -27,8 +28,9 @@ async function start(): Promise<void> {
   }
 
   const ext = path.extname(__filename);
-  const api = fork(path.join(__dirname, `main${ext}`), [], { env });
-  const worker = fork(path.join(__dirname, '..', 'workers', `main${ext}`), [], { env });
+  const execArgv = forkExecArgv(process.execArgv);
+  const api = fork(path.join(__dirname, `main${ext}`), [], { env, execArgv });
+  const worker = fork(path.join(__dirname, '..', 'workers', `main${ext}`), [], { env, execArgv });
   // Sharing a core, a visitor waiting for a redirect comes before a batch of clicks to store or
   // a code to render: neither is waited on, and both catch up as soon as the API is idle.
   if (worker.pid !== undefined) {
