@@ -11,7 +11,7 @@ COPY workers ./workers
 RUN npm run build
 
 # Runtime stage: production dependencies and compiled code only. The same image runs the API
-# (default command) and the worker (`node dist/workers/main.js`).
+# (default command) and the worker (`node --heap-growing-percent=50 dist/workers/main.js`).
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
@@ -29,4 +29,4 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["node", "dist/src/main.js"]
+CMD ["node", "--heap-growing-percent=50", "dist/src/main.js"]

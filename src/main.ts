@@ -26,8 +26,9 @@ export async function main(): Promise<void> {
   const visits = createVisits({ redis, keys, logger, salt, countryHeader: config.countryHeader });
   // BullMQ defines its ~60 scripts on the connection it is given, and ioredis copies every one onto
   // each auto-pipeline: on the clicks' connection that was a 142-property object per event-loop
-  // turn of redirects. The queues get a connection of their own (same fail-fast options).
-  const queues = createRedis(config.redisUrl);
+  // turn of redirects. The queues get a connection of their own (same fail-fast options), without
+  // auto-pipelining, so a job added is not a pipeline carrying those scripts either.
+  const queues = createRedis(config.redisUrl, { enableAutoPipelining: false });
   queues.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
   await waitForRedis(queues);
   const qrQueue = createQrRenderQueue({ connection: queues, keys, logger });

@@ -51,8 +51,16 @@ describe('deployment files', () => {
 
   it('runs api, worker, MongoDB and Redis', () => {
     expect(Object.keys(compose.services).sort()).to.deep.equal(['api', 'mongo', 'redis', 'worker']);
-    expect(compose.services.api?.command).to.deep.equal(['node', 'dist/src/main.js']);
-    expect(compose.services.worker?.command).to.deep.equal(['node', 'dist/workers/main.js']);
+    expect(compose.services.api?.command).to.deep.equal([
+      'node',
+      '--heap-growing-percent=50',
+      'dist/src/main.js',
+    ]);
+    expect(compose.services.worker?.command).to.deep.equal([
+      'node',
+      '--heap-growing-percent=50',
+      'dist/workers/main.js',
+    ]);
     expect(fs.existsSync(path.join(root, 'src/main.ts'))).to.equal(true);
     expect(fs.existsSync(path.join(root, 'workers/main.ts'))).to.equal(true);
   });
@@ -100,7 +108,9 @@ describe('deployment files', () => {
     // package.json overrides point into vendor/, so npm ci needs it in both stages
     expect(dockerfile.match(/COPY vendor \.\/vendor/g)).to.have.length(2);
     expect(dockerfile).to.match(/npm ci --omit=dev/);
-    expect(dockerfile).to.match(/CMD \["node", "dist\/src\/main\.js"\]/);
+    expect(dockerfile).to.match(
+      /CMD \["node", "--heap-growing-percent=50", "dist\/src\/main\.js"\]/,
+    );
     // The dashboard's assets are found beside package.json at run time.
     expect(dockerfile).to.match(/^COPY web \.\/web$/m);
     const build = JSON.parse(read('tsconfig.build.json')) as { include: string[] };
