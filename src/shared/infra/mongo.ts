@@ -12,7 +12,11 @@ export async function connectMongo(uri: string, dbName?: string): Promise<typeof
   return mongoose.connect(uri, {
     dbName,
     serverSelectionTimeoutMS: 3000,
-    connectTimeoutMS: 3000,
+    // Also the driver's heartbeat timeout: a monitor check that times out drops the server and
+    // interrupts every operation in flight. At 3 s a saturated engine sharing one core with the
+    // service (the per-core bench's 5-minute redirect soak) was dropped mid-load and /api answered
+    // 503; a dead server is still noticed at once by the operations that fail (MongoHealth).
+    connectTimeoutMS: 10_000,
   });
 }
 
