@@ -105,9 +105,12 @@ export function qrPublicRouter(deps: AppDeps): Router {
    * message costs no more than it did to a client polling). Still pending when the wait runs out.
    */
   async function rendered(alias: string, res: Response): Promise<QrCodeRecord | null> {
+    const first = await lookup(alias);
+    if (first?.status !== 'pending' || waitMs === 0) return first;
     const deadline = Date.now() + waitMs;
     for (;;) {
-      const watch = waitMs > 0 && ALIAS_PATTERN.test(alias) ? lookups.watch(alias) : undefined;
+      // Watching before reading again: no render's end can fall between the read and the wait.
+      const watch = lookups.watch(alias);
       const qr = await lookup(alias);
       const left = deadline - Date.now();
       if (qr?.status !== 'pending' || !watch || left <= 0) {
