@@ -61,6 +61,36 @@ describe('QR images asked for while rendering', () => {
     expect(qrLookupCacheFor(env.app.deps).watchCount).to.equal(0);
   });
 
+  it('answers from the images the worker hands over with its announcement: no MongoDB read', async () => {
+    const release = heldLogo('/wait-handed.png', servePng(env.red));
+    const user = await createTestUser();
+    const { link } = await env.create(
+      user,
+      { type: 'text', data: 'handed over', logo: `${env.logos.origin}/wait-handed.png` },
+      env.openApp,
+    );
+    const { answer } = await waitingImage(env.app, link);
+    const lookups = async () => {
+      const text = await (await fetch(`${env.app.url}/metrics`)).text();
+      const count = (cache: string, result: string) =>
+        sample(text, 'linkqr_cache_lookups_total', { cache, result });
+      return {
+        codesRead: count('qr-codes', 'miss'),
+        imagesRead: count('qr-images', 'miss'),
+        imagesHeld: count('qr-images', 'hit'),
+      };
+    };
+    const before = await lookups();
+    release();
+    const { res, bytes } = await answered(answer);
+    expect(res.status).to.equal(200);
+    expect((await decodeImage(bytes)).text).to.equal('handed over');
+    const after = await lookups();
+    expect(after.codesRead).to.equal(before.codesRead);
+    expect(after.imagesRead).to.equal(before.imagesRead);
+    expect(after.imagesHeld).to.equal(before.imagesHeld + 1);
+  });
+
   it('answers 422 when the render it waited for fails', async () => {
     const release = heldLogo('/wait-fail.png', (_req, res) => res.end('<html>not a logo</html>'));
     const user = await createTestUser();

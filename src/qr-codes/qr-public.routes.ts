@@ -103,8 +103,14 @@ export function qrPublicRouter(deps: AppDeps): Router {
    * The code once it is no longer rendering: waits for the worker's invalidation of the alias up
    * to `waitMs`, reading the code again at least as often as a pending one is cached (so a lost
    * message costs no more than it did to a client polling). Still pending when the wait runs out.
+   * When the render waited for turns ready, the worker has handed its images over just before:
+   * that version is the answer, with no read.
    */
-  async function rendered(alias: string, res: Response): Promise<QrCodeRecord | null> {
+  async function rendered(
+    alias: string,
+    format: QrFormat | undefined,
+    res: Response,
+  ): Promise<QrCodeRecord | null> {
     const first = await lookup(alias);
     if (first?.status !== 'pending' || waitMs === 0) return first;
     const deadline = Date.now() + waitMs;
@@ -117,8 +123,10 @@ export function qrPublicRouter(deps: AppDeps): Router {
         watch?.cancel();
         return qr;
       }
-      if ((await waitForChange(watch, Math.min(left, PENDING_TTL_MS), res)) === 'hung-up')
-        return qr;
+      const end = await waitForChange(watch, Math.min(left, PENDING_TTL_MS), res);
+      if (end === 'hung-up') return qr;
+      const key = qrImageKey(qr.id, qr.renderVersion, format ?? qr.format);
+      if (end === 'changed' && images.peek(key)) return { ...qr, status: 'ready' };
     }
   }
 
@@ -126,7 +134,8 @@ export function qrPublicRouter(deps: AppDeps): Router {
     // Helmet's same-origin default would stop <img src> on the owner's own website.
     res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
     const match = IMAGE_FILE.exec(req.params.file);
-    const qr = match?.[1] ? await rendered(match[1], res) : null;
+    const asked = match?.[2] as QrFormat | undefined;
+    const qr = match?.[1] ? await rendered(match[1], asked, res) : null;
     if (!match || !qr) return sendPublicNotFound(res, req.path);
     if (qr.status === 'failed') {
       // Not a server fault, and retrying will not help: the owner must change the code.
@@ -138,7 +147,7 @@ export function qrPublicRouter(deps: AppDeps): Router {
         '<h1>QR code unavailable</h1><p>This QR code could not be rendered. Its owner can see why in the API and fix it with an update.</p>',
       );
     }
-    const format = (match[2] ?? qr.format) as QrFormat;
+    const format = asked ?? qr.format;
     const image =
       qr.status === 'ready'
         ? await images.get(qrImageKey(qr.id, qr.renderVersion, format), () =>

@@ -224,6 +224,79 @@ describe('unit: shared cache', () => {
     await cache.get('a', load('a'));
     expect(calls).to.deep.equal(['a', 'a']);
   });
+  describe('handing a value over to the other processes', () => {
+    const codec = {
+      encode: (rec: Rec) => JSON.stringify(rec),
+      decode(encoded: string): Rec | undefined {
+        const parsed = JSON.parse(encoded) as { url?: unknown };
+        return typeof parsed.url === 'string' ? { url: parsed.url } : undefined;
+      },
+    };
+
+    it('gives the other processes the value, which they then answer without loading', async () => {
+      const here = await process_({ codec });
+      const there = await process_({ codec });
+      await here.share('a', { url: 'https://a.example/' });
+      // The sharer keeps nothing: it shares what it wrote, it does not serve it.
+      expect(here.peek('a')).to.equal(undefined);
+      await eventually(async () => there.peek('a') !== undefined, 'the value arrives');
+      const { calls, load } = table({ a: 'https://loaded.example/' });
+      expect(await there.get('a', load('a'))).to.deep.equal({ url: 'https://a.example/' });
+      expect(calls).to.deep.equal([]);
+    });
+
+    it('shares nothing its keep rule refuses, and refuses to share without a codec', async () => {
+      const here = await process_({ codec, keep: (rec) => rec.url.length < 30 });
+      const there = await process_({ codec });
+      await here.share('long', { url: 'https://a-very-long-address.example/' });
+      await here.share('marker', { url: 'https://m.example/' });
+      // Messages from one connection arrive in order: once the marker is here, `long` was not sent.
+      await eventually(async () => there.peek('marker') !== undefined, 'delivery');
+      expect(there.peek('long')).to.equal(undefined);
+      const plain = await process_();
+      let refused: unknown;
+      await plain.share('a', { url: 'x' }).catch((err: unknown) => (refused = err));
+      expect(refused).to.be.instanceOf(Error);
+      expect((refused as Error).message).to.equal('cache things has no codec to share values with');
+    });
+
+    it('ignores a value it cannot decode, and a cache without a codec ignores values', async () => {
+      const here = await process_({ codec });
+      const bare = await process_();
+      const bus = new CacheBus(await connect(), channel, logger);
+      await bus.publishValue('things', 'bad', JSON.stringify({ url: 42 }));
+      await bus.publishValue('things', 'a', JSON.stringify({ url: 'https://a.example/' }));
+      await eventually(async () => here.peek('a') !== undefined, 'delivery');
+      expect(here.peek('bad')).to.equal(undefined);
+      expect(bare.peek('a')).to.equal(undefined);
+    });
+
+    it('a value handed over never replaces a load in flight, nor reaches a cache offline', async () => {
+      const here = await process_({ codec });
+      const there = await process_({ codec });
+      let release: () => void = () => undefined;
+      const slow = () =>
+        new Promise<Rec>((resolve) => {
+          release = () => resolve({ url: 'https://loaded.example/' });
+        });
+      const pending = there.get('a', slow);
+      await here.share('a', { url: 'https://shared.example/' });
+      await here.share('marker', { url: 'https://m.example/' });
+      await eventually(async () => there.peek('marker') !== undefined, 'delivery');
+      release();
+      expect(await pending).to.deep.equal({ url: 'https://loaded.example/' });
+      expect(there.peek('a')).to.deep.equal({ url: 'https://loaded.example/' });
+      const offline = new SharedCache<Rec>(new CacheBus(await connect(), channel, logger), {
+        name: 'things',
+        max: 10,
+        ttlMs: 60_000,
+        codec,
+      });
+      offline.accept('b', JSON.stringify({ url: 'https://b.example/' }));
+      expect(offline.size.found).to.equal(0);
+    });
+  });
+
   describe('watching a key for its next change', () => {
     /** Whether the promise has settled once everything queued so far has run. */
     async function settled(promise: Promise<void>): Promise<boolean> {

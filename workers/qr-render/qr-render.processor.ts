@@ -12,7 +12,10 @@ import { LogoError } from '../../src/qr-codes/logo/logo-errors';
 import { loadLogo, type LogoOptions } from '../../src/qr-codes/logo/logo-source';
 import { RenderFailure, type RenderPool } from './render-pool';
 import type { WebhookEvents } from '../../src/webhooks/webhooks.jobs';
-import type { Invalidator } from '../../src/shared/cache/shared-cache';
+import type { Invalidator, Sharer } from '../../src/shared/cache/shared-cache';
+import { qrImageKey } from '../../src/qr-codes/qr-image-cache';
+import type { QrFormat } from '../../src/qr-codes/qr-code.model';
+import type { StoredImage } from '../../src/qr-codes/qr-images';
 
 export interface QrRenderProcessorDeps {
   pool: RenderPool;
@@ -20,6 +23,8 @@ export interface QrRenderProcessorDeps {
   logger: Logger;
   /** The public routes' cache of codes by alias: told when a code leaves `pending`. */
   lookups: Invalidator;
+  /** The APIs' cache of served images: handed each image of a render that turned ready. */
+  images?: Sharer<StoredImage>;
   events?: WebhookEvents;
 }
 
@@ -93,12 +98,21 @@ export function createQrRenderProcessor(deps: QrRenderProcessorDeps) {
     if (typeof qr === 'string') return qr;
     try {
       const { png, svg } = await render(qr, deps);
-      await saveImages(qrId, renderVersion, { png, svg });
+      const stored = await saveImages(qrId, renderVersion, { png, svg });
       const marked = await QrCode.collection.updateOne(
         { id: qrId, renderVersion, status: 'pending' },
         { $set: { status: 'ready', failureReason: null, renderedAt: new Date() } },
       );
       if (marked.matchedCount === 0) return await settleUnmarked(qrId, renderVersion);
+      // Before the announcement, on the same connection: a request it wakes finds the image.
+      const { images } = deps;
+      if (images) {
+        await Promise.all(
+          (Object.entries(stored) as Array<[QrFormat, StoredImage]>).map(([format, image]) =>
+            images.share(qrImageKey(qrId, renderVersion, format), image),
+          ),
+        );
+      }
       await deps.lookups.invalidate([qr.alias]);
       // A first render has no older images to remove.
       if (renderVersion > 1) await deleteImagesBefore(qrId, renderVersion);

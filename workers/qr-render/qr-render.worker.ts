@@ -16,6 +16,7 @@ import {
 import { createQrRenderProcessor, type QrRenderOutcome } from './qr-render.processor';
 import { createRenderPool } from './render-pool';
 import { qrLookupCacheFor } from '../../src/qr-codes/qr-lookup-cache';
+import { qrImageCacheFor } from '../../src/qr-codes/qr-image-cache';
 import type { WebhookEvents } from '../../src/webhooks/webhooks.jobs';
 
 /** What the worker reports about each render (the worker's metrics). */
@@ -98,6 +99,7 @@ export function startQrRenderWorker(
     logo: { logoDir: config.logoDir, allowPrivate: config.logoAllowPrivate },
     logger,
     lookups: qrLookupCacheFor({ redis: connection, keys, logger }),
+    images: qrImageCacheFor({ redis: connection, keys, logger }),
     events: deps.events,
   });
   const worker = new Worker<QrRenderJob, QrRenderOutcome>(QR_RENDER_QUEUE, processor, {

@@ -3,11 +3,12 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../infra/logger';
 import type { RedisKeys } from '../infra/redis-keys';
 
-/** What the bus needs of a cache: drop some keys, or everything. */
+/** What the bus needs of a cache: drop some keys, or everything; take a value another shared. */
 export interface BusMember {
   readonly name: string;
   forget(keys: readonly string[]): void;
   forgetAll(): void;
+  accept?(key: string, encoded: string): void;
 }
 
 /**
@@ -22,6 +23,11 @@ export interface Clock {
 
 /** Starts the key that ends a message with the publishing bus's identity. */
 const ORIGIN_PREFIX = '\u0000bus:';
+/**
+ * Marks a message that hands a value over: `[name, VALUE_MARK, key, encoded, origin]`. A process
+ * that does not know the convention reads it as an invalidation and merely drops the key.
+ */
+const VALUE_MARK = '\u0000value';
 
 export class CacheBus {
   private readonly members = new Map<string, BusMember>();
@@ -61,6 +67,19 @@ export class CacheBus {
     } catch (err) {
       // The other processes then see the change when their TTL runs out.
       this.logger.warn({ err: (err as Error).message, cache: name }, 'invalidation not published');
+    }
+  }
+
+  /** Hands a value of that cache's key to the other processes (this one keeps nothing). */
+  async publishValue(name: string, key: string, encoded: string): Promise<void> {
+    try {
+      await this.redis.publish(
+        this.channel,
+        JSON.stringify([name, VALUE_MARK, key, encoded, this.origin]),
+      );
+    } catch (err) {
+      // The others then load it when first asked, as they would have without the hand-over.
+      this.logger.warn({ err: (err as Error).message, cache: name }, 'value not published');
     }
   }
 
@@ -132,6 +151,13 @@ export class CacheBus {
     // it did after its write (a record primed, loads that read the new state).
     const origin = keys.at(-1)?.startsWith(ORIGIN_PREFIX) ? keys.pop() : undefined;
     if (origin === this.origin) return;
+    if (keys[0] === VALUE_MARK) {
+      const [, key, encoded] = keys;
+      if (keys.length === 3 && key !== undefined && encoded !== undefined) {
+        this.members.get(name)?.accept?.(key, encoded);
+      }
+      return;
+    }
     if (keys.length === 0) this.members.get(name)?.forgetAll();
     else this.members.get(name)?.forget(keys);
   }

@@ -27,6 +27,17 @@ export interface SharedCacheOptions<V = unknown> {
   clock?: Clock;
   /** Watches held at once (see `watch`); beyond it, `watch` declines. */
   maxWatches?: number;
+  /**
+   * How a value travels between processes, for `share`. Only for caches whose keys name content
+   * that never changes: a value handed over can then never be one a write has replaced.
+   */
+  codec?: ValueCodec<V>;
+}
+
+/** A cached value as a string on the bus; `decode` answers undefined for anything malformed. */
+export interface ValueCodec<V> {
+  encode(value: V): string;
+  decode(encoded: string): V | undefined;
 }
 
 /** Someone waiting for a key to change. */
@@ -64,6 +75,7 @@ export class SharedCache<V extends object> implements BusMember {
   private readonly watches = new Map<string, Set<() => void>>();
   private watching = 0;
   private readonly maxWatches: number;
+  private readonly codec: ValueCodec<V> | undefined;
 
   constructor(
     private readonly bus: CacheBus,
@@ -75,6 +87,7 @@ export class SharedCache<V extends object> implements BusMember {
     this.ttlOf = options.ttlOf;
     this.staleWhileDisconnected = options.staleWhileDisconnected ?? false;
     this.maxWatches = options.maxWatches ?? 10_000;
+    this.codec = options.codec;
     const clock = options.clock ?? bus.clock;
     // Expired entries stay until replaced, so they can still be served stale while disconnected.
     const timing = {
@@ -143,6 +156,27 @@ export class SharedCache<V extends object> implements BusMember {
   prime(key: string, value: V): void {
     if (!this.bus.live || this.loading.has(key)) return;
     this.store(key, value);
+  }
+
+  /**
+   * Hands a value the caller has just written to the other processes' caches, so that their first
+   * read of it needs no load (this process keeps nothing). Needs the `codec` option.
+   */
+  async share(key: string, value: V): Promise<void> {
+    if (!this.codec) throw new Error(`cache ${this.name} has no codec to share values with`);
+    if (!this.keep(value)) return;
+    await this.bus.publishValue(this.name, key, this.codec.encode(value));
+  }
+
+  /** A value another process shared (see `share`), held like one this process primed. */
+  accept(key: string, encoded: string): void {
+    let value: V | undefined;
+    try {
+      value = this.codec?.decode(encoded);
+    } catch {
+      // A malformed message costs its key a load, as if it had never been sent.
+    }
+    if (value !== undefined) this.prime(key, value);
   }
 
   /** Drops the keys in every process (this one at once). */
@@ -237,6 +271,11 @@ export class SharedCache<V extends object> implements BusMember {
 /** What a service needs of a cache to keep it coherent after a write. */
 export interface Invalidator {
   invalidate(keys: readonly string[]): Promise<void>;
+}
+
+/** What a writer needs of a cache to hand what it has just written to the other processes. */
+export interface Sharer<V> {
+  share(key: string, value: V): Promise<void>;
 }
 
 /** What a service needs of a cache to also hand it the record it has just written. */
