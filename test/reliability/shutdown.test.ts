@@ -4,6 +4,8 @@ import { baseEnv } from '../support/environment';
 import { startApiProcess, type ServiceProcess } from '../support/processes';
 import { createTestUser, uniqueName } from '../support/users';
 import { Link } from '../../src/links/link.model';
+import { eventually } from '../support/links';
+import { sample } from '../support/metrics';
 
 interface Outcome {
   status?: number;
@@ -103,5 +105,29 @@ describe('graceful shutdown drops nothing (issue 11)', function () {
     expect(outcomes.some((o) => o.connection === 'close')).to.equal(true);
     const stored = await Link.countDocuments({ alias: { $in: created } });
     expect(stored).to.equal(created.length);
+  });
+
+  it('a second SIGTERM while shutting down (a process group killed, and the launcher forwarding) is not fatal: the request in flight is answered, the exit is 0', async () => {
+    const { apiKey } = await createTestUser();
+    api = await startApiProcess({
+      ...baseEnv(),
+      QR_IMAGE_WAIT_MS: '3000',
+      REDIS_PREFIX: `${baseEnv().REDIS_PREFIX}${uniqueName('sd2')}:`,
+    });
+    const agent = new http.Agent({ keepAlive: false });
+    // No worker runs here: the code stays pending, and its image request waits QR_IMAGE_WAIT_MS.
+    const created = await send(agent, api.url, '/api/qr/add', apiKey, { type: 'text', data: 'x' });
+    const { link } = JSON.parse(created.body ?? '{}') as { link: string };
+    const image = send(agent, api.url, new URL(link).pathname + '.png', apiKey);
+    await eventually(async () => {
+      const metrics = await (await fetch(`${api!.url}/metrics`)).text();
+      return sample(metrics, 'linkqr_qr_image_requests_waiting') === 1;
+    }, 'the image request waits');
+    api.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    api.child.kill('SIGTERM');
+    expect((await image).status).to.equal(202);
+    expect(await api.exit).to.equal(0);
+    agent.destroy();
   });
 });

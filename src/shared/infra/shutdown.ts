@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 
 type Step = () => Promise<unknown>;
 
-/** Runs the steps once, in order, on SIGTERM or SIGINT; exits non-zero if they overrun the timeout. */
+/** Runs the steps once, in order, on SIGTERM or SIGINT (again: ignored); exits non-zero if they overrun the timeout. */
 export function onShutdown(logger: Logger, timeoutMs: number, steps: Step[]): void {
   let stopping = false;
   const stop = async (signal: string) => {
@@ -25,6 +25,8 @@ export function onShutdown(logger: Logger, timeoutMs: number, steps: Step[]): vo
     logger.info('shutdown complete');
     process.exit(0);
   };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  // Kept for good: a second signal (a process group's kill plus the launcher forwarding it) must
+  // find a handler, or its default action ends the process in the middle of the shutdown.
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
 }
