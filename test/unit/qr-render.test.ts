@@ -78,6 +78,13 @@ describe('QR rendering', () => {
     expect((await decodeImage((await renderQr({ ...input, logo })).png)).version).to.equal(h);
   });
 
+  it('proves the smallest symbol (the one-pixel grid does not read it) and a large one', async () => {
+    for (const payload of ['7', 'x'.repeat(1500)]) {
+      const { png } = await renderQr({ ...input, payload, size: 1024 });
+      expect((await decodeImage(png)).text).to.equal(payload);
+    }
+  });
+
   it('is deterministic: the same input gives the same bytes', async () => {
     const logo = await solidLogo({ r: 0, g: 120, b: 0 });
     const a = await renderQr({ ...input, logo });
