@@ -44,15 +44,24 @@ describe('QR images asked for while rendering', () => {
     return release;
   }
 
-  it('answers 200 with the image once the render ends, to the request made before', async () => {
-    const release = heldLogo('/wait-ready.png', servePng(env.red));
+  /** A new code held rendering on its logo, and a request for its image already waiting. */
+  async function waitingForRender(name: string, data: string, answer: LogoHandler) {
+    const release = heldLogo(`/${name}.png`, answer);
     const user = await createTestUser();
     const { link } = await env.create(
       user,
-      { type: 'text', data: 'worth the wait', logo: `${env.logos.origin}/wait-ready.png` },
+      { type: 'text', data, logo: `${env.logos.origin}/${name}.png` },
       env.openApp,
     );
-    const { answer } = await waitingImage(env.app, link);
+    return { release, ...(await waitingImage(env.app, link)) };
+  }
+
+  it('answers 200 with the image once the render ends, to the request made before', async () => {
+    const { release, answer } = await waitingForRender(
+      'wait-ready',
+      'worth the wait',
+      servePng(env.red),
+    );
     release();
     const { res, bytes } = await answered(answer);
     expect(res.status).to.equal(200);
@@ -62,14 +71,11 @@ describe('QR images asked for while rendering', () => {
   });
 
   it('answers from the images the worker hands over with its announcement: no MongoDB read', async () => {
-    const release = heldLogo('/wait-handed.png', servePng(env.red));
-    const user = await createTestUser();
-    const { link } = await env.create(
-      user,
-      { type: 'text', data: 'handed over', logo: `${env.logos.origin}/wait-handed.png` },
-      env.openApp,
+    const { release, answer } = await waitingForRender(
+      'wait-handed',
+      'handed over',
+      servePng(env.red),
     );
-    const { answer } = await waitingImage(env.app, link);
     const lookups = async () => {
       const text = await (await fetch(`${env.app.url}/metrics`)).text();
       const count = (cache: string, result: string) =>
@@ -92,14 +98,9 @@ describe('QR images asked for while rendering', () => {
   });
 
   it('answers 422 when the render it waited for fails', async () => {
-    const release = heldLogo('/wait-fail.png', (_req, res) => res.end('<html>not a logo</html>'));
-    const user = await createTestUser();
-    const { link } = await env.create(
-      user,
-      { type: 'text', data: 'x', logo: `${env.logos.origin}/wait-fail.png` },
-      env.openApp,
+    const { release, answer } = await waitingForRender('wait-fail', 'x', (_req, res) =>
+      res.end('<html>not a logo</html>'),
     );
-    const { answer } = await waitingImage(env.app, link);
     release();
     const { res, bytes } = await answered(answer);
     expect(res.status).to.equal(422);

@@ -32,7 +32,7 @@ export async function saveImages(
   qrId: number,
   renderVersion: number,
   images: Record<QrFormat, Buffer>,
-): Promise<Record<QrFormat, StoredImage>> {
+): Promise<Array<StoredImage & { format: QrFormat }>> {
   const createdAt = new Date();
   const docs = (Object.entries(images) as Array<[QrFormat, Buffer]>).map(([format, bytes]) => ({
     qrId,
@@ -48,15 +48,7 @@ export async function saveImages(
   } catch (err) {
     if (!isOnlyDuplicateKeys(err)) throw err;
   }
-  const stored = (doc: (typeof docs)[number]): StoredImage => ({
-    contentType: doc.contentType,
-    etag: doc.etag,
-    bytes: doc.bytes,
-  });
-  return Object.fromEntries(docs.map((doc) => [doc.format, stored(doc)])) as Record<
-    QrFormat,
-    StoredImage
-  >;
+  return docs;
 }
 
 function toBuffer(value: unknown): Buffer {

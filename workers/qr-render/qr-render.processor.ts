@@ -14,7 +14,6 @@ import { RenderFailure, type RenderPool } from './render-pool';
 import type { WebhookEvents } from '../../src/webhooks/webhooks.jobs';
 import type { Invalidator, Sharer } from '../../src/shared/cache/shared-cache';
 import { qrImageKey } from '../../src/qr-codes/qr-image-cache';
-import type { QrFormat } from '../../src/qr-codes/qr-code.model';
 import type { StoredImage } from '../../src/qr-codes/qr-images';
 
 export interface QrRenderProcessorDeps {
@@ -105,14 +104,11 @@ export function createQrRenderProcessor(deps: QrRenderProcessorDeps) {
       );
       if (marked.matchedCount === 0) return await settleUnmarked(qrId, renderVersion);
       // Before the announcement, on the same connection: a request it wakes finds the image.
-      const { images } = deps;
-      if (images) {
-        await Promise.all(
-          (Object.entries(stored) as Array<[QrFormat, StoredImage]>).map(([format, image]) =>
-            images.share(qrImageKey(qrId, renderVersion, format), image),
-          ),
-        );
-      }
+      await Promise.all(
+        stored.map((image) =>
+          deps.images?.share(qrImageKey(qrId, renderVersion, image.format), image),
+        ),
+      );
       await deps.lookups.invalidate([qr.alias]);
       // A first render has no older images to remove.
       if (renderVersion > 1) await deleteImagesBefore(qrId, renderVersion);
