@@ -4,12 +4,12 @@ import { startEmbeddedMongo } from '../src/shared/infra/embedded-mongo';
 import { createLogger } from '../src/shared/infra/logger';
 import { connectMongo, ensureIndexes } from '../src/shared/infra/mongo';
 import { RedisKeys } from '../src/shared/infra/redis-keys';
-import { VisitBucket, VisitCount, VisitTotal } from '../src/shared/visits/visit.model';
-import { toBuckets, type BucketDoc } from '../src/shared/visits/visit-buckets';
-import { describeVisit } from '../src/shared/visits/visit-describe';
-import { VisitDrainer } from '../src/shared/visits/visit-drainer';
-import { decodeVisit, encodeVisit, visitStreamKey } from '../src/shared/visits/visit-stream';
-import type { CapturedVisit } from '../src/shared/visits/visits.types';
+import { VisitBucket, VisitCount, VisitTotal } from '../src/visits/visit.model';
+import { toBuckets, type BucketDoc } from '../src/visits/visit-buckets';
+import { describeVisit } from '../src/visits/visit-describe';
+import { VisitDrainer } from '../src/visits/visit-drainer';
+import { decodeVisit, encodeVisit, visitStreamKey } from '../src/visits/visit-stream';
+import type { CapturedVisit } from '../src/visits/visits.types';
 
 /**
  * The visit drain's write path: visits per second the worker's drainer stores and counts (read

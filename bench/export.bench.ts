@@ -11,9 +11,9 @@ import { connectMongo, disconnectMongo, ensureIndexes } from '../src/shared/infr
 import { createRedis, waitForRedis } from '../src/shared/infra/redis';
 import { RedisKeys } from '../src/shared/infra/redis-keys';
 import { listen } from '../src/server';
-import { VisitBucket } from '../src/shared/visits/visit.model';
-import { createVisits } from '../src/shared/visits/visit-recorder';
-import { listVisits } from '../src/shared/visits/visits.service';
+import { VisitBucket } from '../src/visits/visit.model';
+import { createVisits } from '../src/visits/visit-recorder';
+import { listVisits } from '../src/visits/visits.service';
 import { createUser } from '../src/users/users.service';
 
 /**

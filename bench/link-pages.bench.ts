@@ -9,8 +9,8 @@ import { startEmbeddedMongo } from '../src/shared/infra/embedded-mongo';
 import { connectMongo, disconnectMongo, ensureIndexes } from '../src/shared/infra/mongo';
 import { createRedis, waitForRedis } from '../src/shared/infra/redis';
 import { RedisKeys } from '../src/shared/infra/redis-keys';
-import { visitBacklog } from '../src/shared/visits/visit-drainer';
-import { DRAINER_GROUP, visitStreamKey } from '../src/shared/visits/visit-stream';
+import { visitBacklog } from '../src/visits/visit-drainer';
+import { DRAINER_GROUP, visitStreamKey } from '../src/visits/visit-stream';
 import { createUser } from '../src/users/users.service';
 
 /**

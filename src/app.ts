@@ -4,7 +4,7 @@ import { requireAuth, resolveAuth } from './auth/auth.middleware';
 import type { AppDeps } from './deps';
 import { dashboardRouter } from './dashboard/dashboard';
 import { healthRouter } from './health/health.routes';
-import { redirectFastPath } from './links/redirect.fast-path';
+import { redirectFastPath } from './visitor/redirect.fast-path';
 import { qrLookupCacheFor } from './qr-codes/qr-lookup-cache';
 import { generateOpenApi, type OpenApiDocument } from './openapi/openapi.document';
 import { docsRouter, openApiRouter } from './openapi/openapi.routes';

@@ -5,7 +5,7 @@ import type { DomainResolver } from './domains/domain-check';
 import type { QrRenderQueue } from './qr-codes/qr-codes.jobs';
 import type { Logger } from './shared/infra/logger';
 import type { RedisKeys } from './shared/infra/redis-keys';
-import type { Visits } from './shared/visits/visit-recorder';
+import type { Visits } from './visits/visit-recorder';
 import type { WebhookEvents } from './webhooks/webhooks.jobs';
 
 /** Everything a request handler may reach; built in main.ts (or by the tests) and passed down. */

@@ -8,8 +8,8 @@ import { RedisKeys } from './shared/infra/redis-keys';
 import { onShutdown } from './shared/infra/shutdown';
 import { createQrRenderQueue } from './qr-codes/qr-codes.jobs';
 import { listen } from './server';
-import { createVisits } from './shared/visits/visit-recorder';
-import { loadVisitorSalt } from './shared/visits/visit-salt';
+import { createVisits } from './visits/visit-recorder';
+import { loadVisitorSalt } from './visits/visit-salt';
 import { createWebhookEvents } from './webhooks/webhooks.jobs';
 
 /** The API process: config -> connections -> app -> listen -> graceful shutdown. */

@@ -10,7 +10,7 @@ import { domainHost } from './domains/domain-host.middleware';
 import { domainsRouter } from './domains/domains.routes';
 import { exportsRouter } from './exports/exports.routes';
 import { linksRouter } from './links/links.routes';
-import { redirectRouter } from './links/redirect.routes';
+import { redirectRouter } from './visitor/redirect.routes';
 import { overlaysPublicRouter } from './overlays/overlays.public';
 import { overlaysRouter } from './overlays/overlays.routes';
 import { pixelsRouter } from './pixels/pixels.routes';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { listVisits } from '../src/shared/visits/visits.service';
+import { listVisits } from '../src/visits/visits.service';
 import { startTestApp, type TestApp } from './support/app-harness';
 import { assignToCampaign, createCampaign } from './support/campaigns';
 import { client } from './support/http';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { loadConfig, ConfigError } from '../src/config';
-import { listVisits } from '../src/shared/visits/visits.service';
-import { purgeExpiredVisits } from '../src/shared/visits/visit-retention';
+import { listVisits } from '../src/visits/visits.service';
+import { purgeExpiredVisits } from '../src/visits/visit-retention';
 import { startRetention } from '../workers/retention';
 import { startTestApp, type TestApp } from './support/app-harness';
 import { client } from './support/http';

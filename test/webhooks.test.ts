@@ -8,7 +8,7 @@ import type { WebhookJob } from '../src/webhooks/webhooks.jobs';
 import { createWebhookDeliveryProcessor } from '../workers/webhooks/webhook-delivery.processor';
 import { rejection } from './support/rejection';
 import { createWorkerRedis } from '../src/shared/infra/redis';
-import { VisitDrainer } from '../src/shared/visits/visit-drainer';
+import { VisitDrainer } from '../src/visits/visit-drainer';
 import { startQrRenderWorker } from '../workers/qr-render/qr-render.worker';
 import {
   startWebhookWorker,

@@ -9,9 +9,9 @@ export type {
   OptionsSource,
   ResourceView,
 } from '../src/dashboard/view-types';
-export type { Statistics } from '../src/shared/visits/visits.types';
+export type { Statistics } from '../src/visits/visits.types';
 import type { FormSpec, ResourceView } from '../src/dashboard/view-types';
-import type { Statistics } from '../src/shared/visits/visits.types';
+import type { Statistics } from '../src/visits/visits.types';
 
 export type Child = Node | string | number | null | undefined | false | Child[];
 

@@ -4,7 +4,7 @@ import { createLogger } from '../src/shared/infra/logger';
 import { createRedis, createWorkerRedis } from '../src/shared/infra/redis';
 import { RedisKeys } from '../src/shared/infra/redis-keys';
 import { onShutdown } from '../src/shared/infra/shutdown';
-import { VisitDrainer } from '../src/shared/visits/visit-drainer';
+import { VisitDrainer } from '../src/visits/visit-drainer';
 import { clicksWebhookHook } from '../src/webhooks/webhook-clicks';
 import { createWebhookEvents } from '../src/webhooks/webhooks.jobs';
 import { startQrRenderWorker } from './qr-render/qr-render.worker';

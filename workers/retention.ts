@@ -1,5 +1,5 @@
 import type { Logger } from '../src/shared/infra/logger';
-import { purgeExpiredVisits } from '../src/shared/visits/visit-retention';
+import { purgeExpiredVisits } from '../src/visits/visit-retention';
 import { WebhookDelivery } from '../src/webhooks/webhook.model';
 
 const DELIVERY_LOG_DAYS = 30;

@@ -3,7 +3,7 @@ import { createLogger } from '../../src/shared/infra/logger';
 import { connectMongo } from '../../src/shared/infra/mongo';
 import { createWorkerRedis } from '../../src/shared/infra/redis';
 import { RedisKeys } from '../../src/shared/infra/redis-keys';
-import { VisitDrainer } from '../../src/shared/visits/visit-drainer';
+import { VisitDrainer } from '../../src/visits/visit-drainer';
 
 /** The worker's visit drainer on its own, for benchmarks that charge each click its drain. */
 async function main(): Promise<void> {

@@ -11,7 +11,7 @@ import type {
   waitForRedis as WaitForRedis,
 } from '../../src/shared/infra/redis';
 import type { RedisKeys as RedisKeysClass } from '../../src/shared/infra/redis-keys';
-import type { createVisits as CreateVisits } from '../../src/shared/visits/visit-recorder';
+import type { createVisits as CreateVisits } from '../../src/visits/visit-recorder';
 
 /**
  * Serves the app of the source tree given as the first argument (this checkout, or an older
@@ -34,8 +34,17 @@ async function main(): Promise<void> {
     waitForRedis: typeof WaitForRedis;
   }>('shared/infra/redis');
   const { RedisKeys } = load<{ RedisKeys: typeof RedisKeysClass }>('shared/infra/redis-keys');
+  // Older trees (the benchmarks' baselines) kept the click pipeline under shared/.
+  const visitsModule = ['visits/visit-recorder', 'shared/visits/visit-recorder'].find((m) => {
+    try {
+      requireFrom.resolve(path.join(root, 'src', m));
+      return true;
+    } catch {
+      return false;
+    }
+  });
   const { createVisits } = load<{ createVisits: typeof CreateVisits }>(
-    'shared/visits/visit-recorder',
+    visitsModule ?? 'visits/visit-recorder',
   );
 
   const config = loadConfig(process.env);

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { ALIAS_SHAPE } from '../links/redirect';
+import { ALIAS_SHAPE } from '../visitor/redirect';
 import { endpoint } from '../shared/http/endpoint';
 import { notFoundResponses, VISITOR_ERRORS, pageResponse, sendPage } from '../shared/http/pages';
 import { sendPublicNotFound } from '../shared/http/public-context';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Setting } from '../shared/visits/visit.model';
+import { Setting } from '../visits/visit.model';
 
 /**
  * The secret that signs dashboard session cookies: SESSION_SECRET when configured, else a random

@@ -8,7 +8,7 @@ import { endpoint } from '../shared/http/endpoint';
 import { idParams } from '../shared/http/id-params';
 import { validatedQuery } from '../shared/http/validate';
 import { formatDate } from '../shared/format/dates';
-import type { VisitTarget } from '../shared/visits/visits.types';
+import type { VisitTarget } from '../visits/visits.types';
 import { parseTime } from '../stats/time-buckets';
 import { sendExport, type ExportFormat } from './export-stream';
 import {

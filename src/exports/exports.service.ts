@@ -2,9 +2,9 @@ import { Link, type LinkRecord } from '../links/link.model';
 import { originsOf } from '../links/link-domains';
 import { shortUrlOf } from '../links/short-url';
 import { formatDateTime } from '../shared/format/dates';
-import { VisitBucket } from '../shared/visits/visit.model';
-import { getClickCounts } from '../shared/visits/visits.service';
-import type { VisitTarget } from '../shared/visits/visits.types';
+import { VisitBucket } from '../visits/visit.model';
+import { getClickCounts } from '../visits/visits.service';
+import type { VisitTarget } from '../visits/visits.types';
 import { inChunks, type ExportRow } from './export-stream';
 
 export const LINK_COLUMNS = [

@@ -1,5 +1,5 @@
 import { UAParser } from 'ua-parser-js';
-import { countryName, UNKNOWN_COUNTRY } from '../shared/visits/visit-capture';
+import { countryName, UNKNOWN_COUNTRY } from '../visits/visit-capture';
 
 /** The device names GemPixel documents for `devicetarget`, as stored and returned. */
 export const DEVICES = [

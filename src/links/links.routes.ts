@@ -20,7 +20,7 @@ import {
   urlJson,
 } from '../shared/http/responses';
 import { validatedQuery } from '../shared/http/validate';
-import { statisticsJson } from '../shared/visits/visits.types';
+import { statisticsJson } from '../visits/visits.types';
 import { linkCacheFor } from './link-cache';
 import { Link } from './link.model';
 import { linkDetailsJson, linkJson, presentLink, presentLinkDetails } from './links.presenter';

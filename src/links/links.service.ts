@@ -2,7 +2,7 @@ import { unassignEverywhere } from '../channels/channels.service';
 import { conflict, notFound } from '../shared/errors/app-error';
 import { findOwned, listOwned } from '../shared/db/owned';
 import { skipFor, type PageQuery } from '../shared/http/pagination';
-import type { Visits } from '../shared/visits/visit-recorder';
+import type { Visits } from '../visits/visit-recorder';
 import { nextId } from '../shared/ids/counter.model';
 import { hashPassword } from '../shared/secrets';
 import type { Invalidator } from '../shared/cache/shared-cache';

@@ -2,9 +2,9 @@ import express, { Router, type ErrorRequestHandler, type Request } from 'express
 import type { AppDeps } from '../deps';
 import { linkCacheFor, linkCacheKey } from '../links/link-cache';
 import { DEFAULT_DOMAIN_ID } from '../links/link.model';
-import { ALIAS_SHAPE, decideRedirect, loadLinkTarget } from '../links/redirect';
-import { contactAnswerPage } from '../links/visitor-pages';
-import { sendVisitorPage } from '../links/visitor.public';
+import { ALIAS_SHAPE, decideRedirect, loadLinkTarget } from '../visitor/redirect';
+import { contactAnswerPage } from '../visitor/visitor-pages';
+import { sendVisitorPage } from '../visitor/visitor.public';
 import { AppError, notFound, tooManyRequests, validation } from '../shared/errors/app-error';
 import { failureBody, toAppError } from '../shared/errors/error-handler';
 import { endpoint } from '../shared/http/endpoint';

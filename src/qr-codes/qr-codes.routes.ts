@@ -13,7 +13,7 @@ import {
   sendMessage,
   urlJson,
 } from '../shared/http/responses';
-import { statisticsJson } from '../shared/visits/visits.types';
+import { statisticsJson } from '../visits/visits.types';
 import { deleteEndpoint, listEndpoint, updateEndpoint } from '../shared/http/common-endpoints';
 import { endpoint } from '../shared/http/endpoint';
 import { validatedQuery } from '../shared/http/validate';

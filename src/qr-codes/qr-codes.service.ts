@@ -8,7 +8,7 @@ import { notFound, validation } from '../shared/errors/app-error';
 import { nextId } from '../shared/ids/counter.model';
 import type { PageQuery } from '../shared/http/pagination';
 import type { Logger } from '../shared/infra/logger';
-import type { Visits } from '../shared/visits/visit-recorder';
+import type { Visits } from '../visits/visit-recorder';
 import { QrCode, type QrCodeRecord, type QrType } from './qr-code.model';
 import { qrLookupCacheFor } from './qr-lookup-cache';
 import { qrRenderJobFor, type QrRenderQueue } from './qr-codes.jobs';

@@ -1,9 +1,9 @@
 import type { AnyBulkWriteOperation } from 'mongoose';
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '../shared/infra/redis-keys';
-import type { BucketDoc, BucketVisit } from '../shared/visits/visit-buckets';
-import type { RollupContributor, RollupIncrement } from '../shared/visits/visit-rollups';
-import { targetKey, type Dimension } from '../shared/visits/visits.types';
+import type { BucketDoc, BucketVisit } from '../visits/visit-buckets';
+import type { RollupContributor, RollupIncrement } from '../visits/visit-rollups';
+import { targetKey, type Dimension } from '../visits/visits.types';
 import { VisitHour, VisitHourLabel, type VisitHourRecord } from './stats.model';
 
 const HOUR_MS = 3_600_000;

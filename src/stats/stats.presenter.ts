@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import { mapOf, record } from '../shared/http/responses';
-import { DIMENSIONS, type Dimension } from '../shared/visits/visits.types';
+import { DIMENSIONS, type Dimension } from '../visits/visits.types';
 import type { Series } from './stats.service';
 import { bucketLabel, INTERVALS } from './time-buckets';
 

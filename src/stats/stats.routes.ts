@@ -10,7 +10,7 @@ import { endpoint, type EndpointDoc } from '../shared/http/endpoint';
 import { idParams } from '../shared/http/id-params';
 import { dataResponse, sendData } from '../shared/http/responses';
 import { validatedQuery } from '../shared/http/validate';
-import { targetKey } from '../shared/visits/visits.types';
+import { targetKey } from '../visits/visits.types';
 import { presentSeries, seriesJson } from './stats.presenter';
 import { parseStatsQuery, statsQuerySchema, type StatsQuery } from './stats.schemas';
 import { getSeries } from './stats.service';

@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import { validation } from '../shared/errors/app-error';
 import { joiField } from '../shared/http/validate';
-import { DIMENSIONS, type Dimension } from '../shared/visits/visits.types';
+import { DIMENSIONS, type Dimension } from '../visits/visits.types';
 import { INTERVALS, type RangeInput } from './time-buckets';
 
 export interface StatsQuery extends RangeInput {

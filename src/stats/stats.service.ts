@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '../shared/infra/redis-keys';
-import type { Dimension } from '../shared/visits/visits.types';
+import type { Dimension } from '../visits/visits.types';
 import { dailySketchKey, hourOf } from './stats-rollup';
 import { VisitHour, VisitHourLabel } from './stats.model';
 import { bucketIndex, type BucketRange } from './time-buckets';

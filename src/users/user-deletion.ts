@@ -16,7 +16,7 @@ import type { Invalidator } from '../shared/cache/shared-cache';
 import { notFound, validation } from '../shared/errors/app-error';
 import { userRateLimitKey } from '../shared/http/rate-limit';
 import type { RedisKeys } from '../shared/infra/redis-keys';
-import type { Visits } from '../shared/visits/visit-recorder';
+import type { Visits } from '../visits/visit-recorder';
 import { SplashPage } from '../splash/splash-page.model';
 import { apiKeyCacheKeyOf } from './api-key-cache';
 import { Webhook } from '../webhooks/webhook.model';

@@ -1,9 +1,9 @@
 import type { Logger } from '../shared/infra/logger';
 import { Link } from '../links/link.model';
 import { QrCode } from '../qr-codes/qr-code.model';
-import type { VisitBatchHook } from '../shared/visits/visit-apply';
-import type { BucketDoc } from '../shared/visits/visit-buckets';
-import type { VisitKind } from '../shared/visits/visits.types';
+import type { VisitBatchHook } from '../visits/visit-apply';
+import type { BucketDoc } from '../visits/visit-buckets';
+import type { VisitKind } from '../visits/visits.types';
 import type { WebhookEvents } from './webhooks.jobs';
 
 /** What a `clicks` delivery carries per link or QR code of the batch (bots left out). */

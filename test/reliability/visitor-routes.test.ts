@@ -5,7 +5,7 @@ import { createLink, submitPassword } from '../support/links';
 import { aliasOf } from '../support/qr';
 import { createTestUser } from '../support/users';
 import { drainVisits } from '../support/visits';
-import { listVisits } from '../../src/shared/visits/visits.service';
+import { listVisits } from '../../src/visits/visits.service';
 
 const CHROME =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';

@@ -8,7 +8,7 @@ import { createRedis, waitForRedis } from '../../src/shared/infra/redis';
 import { RedisKeys } from '../../src/shared/infra/redis-keys';
 import { listen } from '../../src/server';
 import { baseEnv } from './environment';
-import { createVisits } from '../../src/shared/visits/visit-recorder';
+import { createVisits } from '../../src/visits/visit-recorder';
 import { createWebhookEvents } from '../../src/webhooks/webhooks.jobs';
 
 export interface TestApp {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { applyVisits } from '../../src/shared/visits/visit-apply';
-import type { VisitKind } from '../../src/shared/visits/visits.types';
+import { applyVisits } from '../../src/visits/visit-apply';
+import type { VisitKind } from '../../src/visits/visits.types';
 import type { TestApp } from './app-harness';
 
 export const CHROME =

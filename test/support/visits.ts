@@ -1,5 +1,5 @@
 import { createWorkerRedis } from '../../src/shared/infra/redis';
-import { VisitDrainer } from '../../src/shared/visits/visit-drainer';
+import { VisitDrainer } from '../../src/visits/visit-drainer';
 import type { TestApp } from './app-harness';
 
 /** Processes every queued visit of this test run into the rollups, so statistics can be asserted. */

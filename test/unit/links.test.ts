@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { isReservedAlias, randomAlias, RESERVED_ALIASES } from '../../src/links/aliases';
 import type { LinkTarget } from '../../src/links/link-cache';
-import { decideRedirect } from '../../src/links/redirect';
+import { decideRedirect } from '../../src/visitor/redirect';
 
 describe('unit: link aliases', () => {
   it('draws 7 characters from the 62-letter alphabet', () => {

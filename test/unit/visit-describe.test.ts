@@ -1,13 +1,9 @@
 import { expect } from 'chai';
-import { countryName, hashVisitor, resolveCountry } from '../../src/shared/visits/visit-capture';
-import { visitorHasher } from '../../src/shared/visits/visit-recorder';
-import {
-  describeVisit,
-  referrerLabel,
-  socialNetworkOf,
-} from '../../src/shared/visits/visit-describe';
-import { decodeVisit, encodeVisit } from '../../src/shared/visits/visit-stream';
-import type { CapturedVisit } from '../../src/shared/visits/visits.types';
+import { countryName, hashVisitor, resolveCountry } from '../../src/visits/visit-capture';
+import { visitorHasher } from '../../src/visits/visit-recorder';
+import { describeVisit, referrerLabel, socialNetworkOf } from '../../src/visits/visit-describe';
+import { decodeVisit, encodeVisit } from '../../src/visits/visit-stream';
+import type { CapturedVisit } from '../../src/visits/visits.types';
 
 const chrome =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';

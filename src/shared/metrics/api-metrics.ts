@@ -3,9 +3,9 @@ import type { Redis } from 'ioredis';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { routeTemplateOf } from '../http/endpoint';
 import type { RedisKeys } from '../infra/redis-keys';
-import { DRAINER_GROUP, visitStreamKey } from '../visits/visit-stream';
+import { DRAINER_GROUP, visitStreamKey } from '../../visits/visit-stream';
 import type { QrRenderQueue } from '../../qr-codes/qr-codes.jobs';
-import type { Visits } from '../visits/visit-recorder';
+import type { Visits } from '../../visits/visit-recorder';
 import { startProcessMetrics } from './process-metrics';
 
 export interface ApiMetrics {

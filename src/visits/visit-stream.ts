@@ -1,4 +1,4 @@
-import type { RedisKeys } from '../infra/redis-keys';
+import type { RedisKeys } from '../shared/infra/redis-keys';
 import type { CapturedVisit } from './visits.types';
 
 export const DRAINER_GROUP = 'visit-drainers';

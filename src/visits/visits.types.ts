@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { mapOf, record } from '../http/responses';
+import { mapOf, record } from '../shared/http/responses';
 
 export type VisitKind = 'link' | 'qr';
 

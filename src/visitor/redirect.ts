@@ -1,8 +1,8 @@
-import { linkParameters, loadVisitorBehaviour } from './link-behaviour.service';
-import type { LinkTarget } from './link-cache';
-import type { LinkRecord } from './link.model';
-import { withParameters } from './link-targeting';
-import { findLinkTarget } from './links.service';
+import { linkParameters, loadVisitorBehaviour } from '../links/link-behaviour.service';
+import type { LinkTarget } from '../links/link-cache';
+import type { LinkRecord } from '../links/link.model';
+import { withParameters } from '../links/link-targeting';
+import { findLinkTarget } from '../links/links.service';
 
 /** Custom aliases are 3-64 of these characters and generated ones 7: nothing else is looked up. */
 export const ALIAS_SHAPE = /^[A-Za-z0-9_-]{3,64}$/;

@@ -5,8 +5,8 @@ import { domainCacheFor } from '../domains/domain-cache';
 import { isBrandableHost } from '../domains/domain-name';
 import { REQUEST_ID } from '../shared/http/request-log';
 import type { ApiMetrics } from '../shared/metrics/api-metrics';
-import { linkCacheFor, linkCacheKey } from './link-cache';
-import { DEFAULT_DOMAIN_ID } from './link.model';
+import { linkCacheFor, linkCacheKey } from '../links/link-cache';
+import { DEFAULT_DOMAIN_ID } from '../links/link.model';
 import { ALIAS_SHAPE } from './redirect';
 
 /** Answers the request and returns true, or returns false having touched nothing. */

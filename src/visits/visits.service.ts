@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import type { RedisKeys } from '../infra/redis-keys';
-import { deleteRollups } from '../../stats/stats-rollup';
+import type { RedisKeys } from '../shared/infra/redis-keys';
+import { deleteRollups } from '../stats/stats-rollup';
 import { VisitBucket, VisitCount, VisitTotal, type StoredVisit } from './visit.model';
 import { uniqueVisitorsKey } from './visit-stream';
 import {

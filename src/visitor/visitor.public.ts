@@ -3,11 +3,17 @@ import { isbot } from 'isbot';
 import type { AppDeps } from '../deps';
 import { issueContactToken } from '../overlays/contact-token';
 import { brandedDomainOf } from '../shared/http/public-context';
-import { resolveCountry } from '../shared/visits/visit-capture';
-import type { VisitorBehaviour } from './link-behaviour.service';
-import type { LinkTarget } from './link-cache';
-import { pickTarget } from './link-targeting';
-import { framePage, pixelPage, previewPage, splashPage, type VisitorPage } from './visitor-pages';
+import { resolveCountry } from '../visits/visit-capture';
+import type { VisitorBehaviour } from '../links/link-behaviour.service';
+import type { LinkTarget } from '../links/link-cache';
+import { pickTarget } from '../links/link-targeting';
+import {
+  framePage,
+  pixelPage,
+  previewPage,
+  splashPage,
+  type VisitorPage,
+} from '../visitor/visitor-pages';
 
 function header(req: Request, name: string): string {
   const value = req.headers[name];

@@ -1,5 +1,5 @@
 import mongoose, { type mongo } from 'mongoose';
-import { isOnlyDuplicateKeys } from '../db/duplicate-key';
+import { isOnlyDuplicateKeys } from '../shared/db/duplicate-key';
 import { VisitBucket } from './visit.model';
 import { targetKey, type DescribedVisit, type VisitKind } from './visits.types';
 

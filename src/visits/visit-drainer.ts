@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { RedisKeys } from '../infra/redis-keys';
+import type { RedisKeys } from '../shared/infra/redis-keys';
 import {
   applyVisits,
   BatchClock,

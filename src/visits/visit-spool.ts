@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { RedisKeys } from '../infra/redis-keys';
-import { isMongoUp } from '../infra/dependencies';
+import type { RedisKeys } from '../shared/infra/redis-keys';
+import { isMongoUp } from '../shared/infra/dependencies';
 import { applyVisits, BatchClock } from './visit-apply';
 import { encodeVisit, visitStreamKey } from './visit-stream';
 import type { CapturedVisit } from './visits.types';

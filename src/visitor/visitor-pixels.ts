@@ -1,5 +1,5 @@
 import type { PixelType } from '../pixels/pixel-tags';
-import type { PagePixel } from './link-behaviour.service';
+import type { PagePixel } from '../links/link-behaviour.service';
 
 /** How a visitor page fires one pixel: the page script's setup routine and what it loads. */
 export interface PixelLoad {

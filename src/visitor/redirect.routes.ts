@@ -10,11 +10,11 @@ import {
 import { assertMongoUp } from '../shared/infra/dependencies';
 import { brandedDomainOf, sendPublicNotFound } from '../shared/http/public-context';
 import { verifyPassword } from '../shared/secrets';
-import { linkCacheFor, linkCacheKey, type LinkTarget } from './link-cache';
-import { DEFAULT_DOMAIN_ID } from './link.model';
+import { linkCacheFor, linkCacheKey, type LinkTarget } from '../links/link-cache';
+import { DEFAULT_DOMAIN_ID } from '../links/link.model';
 import { PasswordGuard } from './password-guard';
 import { ALIAS_SHAPE, decideRedirect, loadLinkTarget } from './redirect';
-import { sendLinkGone, sendPasswordForm, sendTooManyAttempts } from './redirect.pages';
+import { sendLinkGone, sendPasswordForm, sendTooManyAttempts } from '../visitor/redirect.pages';
 import { visitorResponder, wantsPreview } from './visitor.public';
 
 /**

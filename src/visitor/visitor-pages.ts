@@ -1,5 +1,10 @@
 import { jsonData, markup, SafeHtml } from '../shared/http/html';
-import type { LinkMeta, OverlayContent, PagePixel, SplashContent } from './link-behaviour.service';
+import type {
+  LinkMeta,
+  OverlayContent,
+  PagePixel,
+  SplashContent,
+} from '../links/link-behaviour.service';
 import { pixelLoads, pixelSources } from './visitor-pixels';
 import { sha256Source, VISITOR_SCRIPT, VISITOR_SCRIPT_HASH } from './visitor-script';
 

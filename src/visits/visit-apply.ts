@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import mongoose, { type mongo } from 'mongoose';
 import type { Redis } from 'ioredis';
-import { isOnlyDuplicateKeys } from '../db/duplicate-key';
-import type { RedisKeys } from '../infra/redis-keys';
+import { isOnlyDuplicateKeys } from '../shared/db/duplicate-key';
+import type { RedisKeys } from '../shared/infra/redis-keys';
 import {
   insertBuckets,
   storedBucketsOf,
@@ -11,7 +11,7 @@ import {
   type BucketDoc,
 } from './visit-buckets';
 import { describeVisit } from './visit-describe';
-import { writeHourlyUniques } from '../../stats/stats-rollup';
+import { writeHourlyUniques } from '../stats/stats-rollup';
 import { ROLLUPS, type RollupIncrement } from './visit-rollups';
 import { uniqueVisitorsKey } from './visit-stream';
 import { targetKey, type CapturedVisit } from './visits.types';

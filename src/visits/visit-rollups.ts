@@ -7,7 +7,7 @@ import {
   hourlyRollup,
   labelsKey,
   labelsOf,
-} from '../../stats/stats-rollup';
+} from '../stats/stats-rollup';
 
 /** One counter document to `$inc`: which collection, which document, by how much. */
 export interface RollupIncrement {

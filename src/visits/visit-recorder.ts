@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { LRUCache } from 'lru-cache';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { RedisKeys } from '../infra/redis-keys';
+import type { RedisKeys } from '../shared/infra/redis-keys';
 import { hashVisitor, resolveCountry } from './visit-capture';
 import { encodeVisit, visitStreamKey } from './visit-stream';
 import { VisitSpool, type VisitSpoolOptions, type VisitSpoolStats } from './visit-spool';
