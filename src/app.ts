@@ -12,6 +12,7 @@ import { apiRoutes, publicRoutes } from './routes';
 import { errorHandler, routeNotFound } from './shared/errors/error-handler';
 import { requireDependencies } from './shared/infra/dependencies';
 import { requireJsonBody } from './shared/http/content-type';
+import { jsonBody } from './shared/http/json-body';
 import { apiCors } from './shared/http/cors';
 import { requestLog } from './shared/http/request-log';
 import { createRateLimiter } from './shared/http/rate-limit';
@@ -66,7 +67,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(rateLimit);
   api.use(requireAuth);
   api.use(requireJsonBody);
-  api.use(express.json({ limit: config.bodyLimit, strict: true }));
+  api.use(jsonBody(config.bodyLimit));
   api.use(requireWellFormedStrings);
   const routes = apiRoutes(deps);
   api.use(routes);

@@ -6,6 +6,7 @@ import type { AppDeps } from '../deps';
 import { notFound } from '../shared/errors/app-error';
 import { errorHandler, routeNotFound } from '../shared/errors/error-handler';
 import { requireJsonBody } from '../shared/http/content-type';
+import { jsonBody } from '../shared/http/json-body';
 import { requireWellFormedStrings } from '../shared/http/well-formed';
 import { requireDependencies } from '../shared/infra/dependencies';
 import { requireCsrf } from './csrf';
@@ -70,7 +71,7 @@ export function dashboardRouter(deps: AppDeps, parts: ApiParts): Router {
   api.use(parts.rateLimit);
   api.use(logoUpload(deps));
   api.use(requireJsonBody);
-  api.use(express.json({ limit: config.bodyLimit, strict: true }));
+  api.use(jsonBody(config.bodyLimit));
   api.use(requireWellFormedStrings);
   api.use(dashboardApi(deps));
   api.use(parts.routes);

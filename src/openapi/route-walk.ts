@@ -56,9 +56,14 @@ function walk(stack: LayerLike[], prefix: string, out: RegisteredRoute[]): void 
   }
 }
 
-/** Every method and path the app's routers declare, in registration order. */
-export function registeredRoutes(app: Express): RegisteredRoute[] {
+/** Every method and path the app's routers declare, the dashboard's included, in registration order. */
+export function everyRoute(app: Express): RegisteredRoute[] {
   const out: RegisteredRoute[] = [];
   walk(stackOf(app.router) ?? [], '', out);
-  return out.filter((route) => !isOutsideTheApi(route.path));
+  return out;
+}
+
+/** The routes of the API a program calls (the dashboard's left out), in registration order. */
+export function registeredRoutes(app: Express): RegisteredRoute[] {
+  return everyRoute(app).filter((route) => !isOutsideTheApi(route.path));
 }

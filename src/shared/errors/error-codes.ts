@@ -4,7 +4,10 @@
  */
 export const ERROR_CODES = {
   bad_request: { status: 400, description: 'The request is malformed in a way no field names.' },
-  bad_json: { status: 400, description: 'The body is not valid JSON.' },
+  bad_json: {
+    status: 400,
+    description: 'The body is not valid JSON, or nests arrays and objects deeper than 32 levels.',
+  },
   bad_query: { status: 400, description: 'A query parameter is invalid (`field` names it).' },
   bad_uri: { status: 400, description: 'The URL has malformed percent-encoding.' },
   bad_encoding: {

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import Joi from 'joi';
 import type { Logger } from 'pino';
+import { TOO_DEEP_MESSAGE } from '../http/json-body';
 import { escapeHtml, sendPage } from '../http/pages';
 import { AppError, notFound, serviceUnavailable } from './app-error';
 import type { ErrorCode } from './error-codes';
@@ -19,6 +20,7 @@ interface HttpError extends Error {
 /** Messages for the parser failures a client can cause, by body-parser's `type`. */
 const parserMessages: Record<string, [status: number, code: ErrorCode, message: string]> = {
   'entity.parse.failed': [400, 'bad_json', 'Malformed JSON body'],
+  'entity.too.deep': [400, 'bad_json', TOO_DEEP_MESSAGE],
   'entity.too.large': [413, 'payload_too_large', 'Request body is too large'],
   'parameters.too.many': [413, 'payload_too_large', 'Too many form fields'],
   'encoding.unsupported': [415, 'unsupported_media_type', 'Unsupported body encoding'],

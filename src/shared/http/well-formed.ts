@@ -4,15 +4,37 @@ import { validation } from '../errors/app-error';
 /** In a `u` regex a valid surrogate pair is one code point, so only a lone half matches. */
 const LONE_SURROGATE = /\p{Cs}/u;
 
-/** The dotted path of the first string (key or value) holding a lone surrogate, if any. */
-export function findLoneSurrogate(value: unknown, path: string[] = []): string | undefined {
-  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? path.join('.') : undefined;
-  if (value === null || typeof value !== 'object') return undefined;
-  for (const [key, child] of Object.entries(value)) {
-    const at = [...path, key];
-    if (LONE_SURROGATE.test(key)) return at.join('.');
-    const found = findLoneSurrogate(child, at);
-    if (found !== undefined) return found;
+interface Visit {
+  value: unknown;
+  key: string | undefined;
+  parent: Visit | undefined;
+}
+
+function pathOf(visit: Visit): string {
+  const keys: string[] = [];
+  for (let v: Visit | undefined = visit; v?.key !== undefined; v = v.parent) keys.push(v.key);
+  return keys.reverse().join('.');
+}
+
+/**
+ * The dotted path of the first string (key or value) holding a lone surrogate, if any, in
+ * document order. Iterative: however deep the value, the walk never grows the call stack.
+ */
+export function findLoneSurrogate(value: unknown): string | undefined {
+  const stack: Visit[] = [{ value, key: undefined, parent: undefined }];
+  for (let visit = stack.pop(); visit; visit = stack.pop()) {
+    if (visit.key !== undefined && LONE_SURROGATE.test(visit.key)) return pathOf(visit);
+    const current = visit.value;
+    if (typeof current === 'string') {
+      if (LONE_SURROGATE.test(current)) return pathOf(visit);
+      continue;
+    }
+    if (current === null || typeof current !== 'object') continue;
+    const entries = Object.entries(current);
+    for (let i = entries.length - 1; i >= 0; i -= 1) {
+      const [key, child] = entries[i] as [string, unknown];
+      stack.push({ value: child, key, parent: visit });
+    }
   }
   return undefined;
 }
