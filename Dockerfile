@@ -24,7 +24,8 @@ RUN npm ci --omit=dev --no-audit --no-fund && rm -rf node_modules/@jongodb && np
 COPY --from=build /app/dist ./dist
 # The dashboard's browser assets (/app/assets), served as they are.
 COPY web ./web
-RUN mkdir -p /app/data/logos && chown -R node:node /app/data
+# data/secrets: generated secrets (docker compose mounts a volume there; it copies this owner).
+RUN mkdir -p /app/data/logos /app/data/secrets && chmod 700 /app/data/secrets && chown -R node:node /app/data
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s \

@@ -54,6 +54,20 @@ export interface Config {
   readonly webhookRetryDelayMs: number;
   readonly webhookAttempts: number;
   readonly dashboard: DashboardConfig;
+  /** How `npm start` greets a newcomer (see NewcomerConfig). */
+  readonly newcomer: NewcomerConfig;
+}
+
+/** The terminal and the secrets of a start with nothing configured (issue 27). */
+export interface NewcomerConfig {
+  /** `auto`: readable lines on a terminal, JSON lines otherwise. */
+  readonly logFormat: 'auto' | 'pretty' | 'json';
+  /**
+   * Whether a missing WEBHOOK_SECRET_KEY and SESSION_SECRET are generated into RUNTIME_DIR/secrets.
+   * Unset: `npm start` does, the separate API and worker processes do not (true: they do too, as
+   * docker compose asks on its shared data volume; false: nothing is ever generated).
+   */
+  readonly generateSecrets: boolean | undefined;
 }
 
 /** The web dashboard under /app (see src/dashboard/). */
@@ -141,6 +155,9 @@ const schema = Joi.object({
     .integer()
     .min(1000)
     .default(15 * 60_000),
+  // The newcomer's start (NewcomerConfig).
+  LOG_FORMAT: Joi.string().valid('auto', 'pretty', 'json').empty('').default('auto'),
+  GENERATE_SECRETS: Joi.string().valid('0', '1', 'true', 'false').empty(''),
 }).unknown(true);
 
 export class ConfigError extends Error {
@@ -234,6 +251,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     SIGNIN_LIMIT_PER_IP: number;
     SIGNIN_LIMIT_PER_ACCOUNT: number;
     SIGNIN_WINDOW_MS: number;
+    LOG_FORMAT: NewcomerConfig['logFormat'];
+    GENERATE_SECRETS?: string;
   };
   let plans: readonly Plan[];
   try {
@@ -289,6 +308,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       signInLimitPerIp: v.SIGNIN_LIMIT_PER_IP,
       signInLimitPerAccount: v.SIGNIN_LIMIT_PER_ACCOUNT,
       signInWindowMs: v.SIGNIN_WINDOW_MS,
+    }),
+    newcomer: Object.freeze({
+      logFormat: v.LOG_FORMAT,
+      generateSecrets:
+        v.GENERATE_SECRETS === undefined
+          ? undefined
+          : v.GENERATE_SECRETS === '1' || v.GENERATE_SECRETS === 'true',
     }),
   });
 }

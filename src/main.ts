@@ -1,8 +1,8 @@
 import { createApp } from './app';
 import { loadSessionSecret } from './dashboard/session-secret';
-import { loadConfig } from './config';
 import { openDatabase } from './shared/infra/database';
 import { createLogger } from './shared/infra/logger';
+import { loadProcessConfig, logRuntimeSecrets } from './shared/infra/process-config';
 import { createRedis, waitForRedis } from './shared/infra/redis';
 import { RedisKeys } from './shared/infra/redis-keys';
 import { onShutdown } from './shared/infra/shutdown';
@@ -11,12 +11,15 @@ import { listen } from './server';
 import { createVisits } from './visits/visit-recorder';
 import { loadVisitorSalt } from './visits/visit-salt';
 import { createWebhookEvents } from './webhooks/webhooks.jobs';
+import { reportWebhookKey } from './webhooks/webhook-key-check';
 
 /** The API process: config -> connections -> app -> listen -> graceful shutdown. */
 export async function main(): Promise<void> {
-  const config = loadConfig(process.env);
+  const { config, secrets } = loadProcessConfig(process.env);
   const logger = createLogger(config.logLevel, 'linkqr-api');
+  logRuntimeSecrets(logger, secrets);
   const database = await openDatabase(config, logger);
+  await reportWebhookKey(config, logger);
   const redis = createRedis(config.redisUrl);
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
   await waitForRedis(redis);

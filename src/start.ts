@@ -6,6 +6,8 @@ import { removeEmbeddedUri, writeEmbeddedUri } from './shared/infra/embedded-uri
 import { forkExecArgv } from './shared/infra/heap-growth';
 import { createLogger } from './shared/infra/logger';
 import { startLocalEngine } from './shared/infra/mongo-engine/local-engine';
+import { logRuntimeSecrets } from './shared/infra/process-config';
+import { ensureRuntimeSecrets } from './shared/infra/runtime-secrets';
 
 /** The worker's nice value under `npm start` (0 is the API's; 19 the lowest priority). */
 const WORKER_NICENESS = 10;
@@ -19,6 +21,12 @@ async function start(): Promise<void> {
   const config = loadConfig(process.env);
   const logger = createLogger(config.logLevel, 'linkqr-launcher');
   const env = { ...process.env };
+  // Every feature works from the first start: what no one configured is made once and kept.
+  if (config.newcomer.generateSecrets !== false) {
+    const secrets = ensureRuntimeSecrets(config.runtimeDir, process.env);
+    Object.assign(env, secrets.env);
+    logRuntimeSecrets(logger, secrets);
+  }
   let stopEngine: (() => Promise<void>) | undefined;
   if (!config.mongodbUri) {
     const engine = await startLocalEngine(config, logger);

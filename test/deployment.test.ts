@@ -1,8 +1,10 @@
 import { expect } from 'chai';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { configVariables, loadConfig } from '../src/config';
+import { loadProcessConfig } from '../src/shared/infra/process-config';
 
 const root = path.resolve(__dirname, '..');
 const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
@@ -87,9 +89,41 @@ describe('deployment files', () => {
   it('keeps MongoDB and Redis data in named volumes, with health checks', () => {
     expect(compose.services.mongo?.volumes).to.deep.equal(['mongo-data:/data/db']);
     expect(compose.services.redis?.volumes).to.deep.equal(['redis-data:/data']);
-    expect(compose.volumes).to.have.keys(['mongo-data', 'redis-data', 'logos']);
+    expect(compose.volumes).to.have.keys(['mongo-data', 'redis-data', 'logos', 'secrets']);
     expect(compose.services.mongo?.healthcheck).to.be.an('object');
     expect(compose.services.redis?.healthcheck).to.be.an('object');
+  });
+
+  it('generates the missing secrets once on a volume the api and the worker share (issue 27)', () => {
+    for (const name of ['api', 'worker']) {
+      expect(compose.services[name]?.volumes, name).to.include('secrets:/app/data/secrets');
+    }
+    const shell = { PUBLIC_URL: 'https://go.example.test' };
+    const runtimeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkqr-compose-'));
+    try {
+      // The container's RUNTIME_DIR is /app/data (the image's WORKDIR and the default ./data).
+      const [api, worker] = ['api', 'worker'].map((name) => {
+        const env = containerEnv(compose.services[name]?.environment ?? {}, shell);
+        expect(env.RUNTIME_DIR).to.equal(undefined);
+        return loadProcessConfig({ ...env, RUNTIME_DIR: runtimeDir });
+      });
+      expect(api?.secrets?.generated).to.deep.equal(['WEBHOOK_SECRET_KEY', 'SESSION_SECRET']);
+      expect(worker?.secrets?.reused).to.deep.equal(['WEBHOOK_SECRET_KEY', 'SESSION_SECRET']);
+      expect(api?.config.webhookSecretKey).to.be.instanceOf(Buffer);
+      expect(
+        worker?.config.webhookSecretKey?.equals(api?.config.webhookSecretKey as Buffer),
+      ).to.equal(true);
+      // Given in the shell, the value wins and nothing is generated for it.
+      const given = containerEnv(compose.services.api?.environment ?? {}, {
+        ...shell,
+        WEBHOOK_SECRET_KEY: 'ab'.repeat(32),
+      });
+      const withKey = loadProcessConfig({ ...given, RUNTIME_DIR: runtimeDir });
+      expect(withKey.config.webhookSecretKey?.toString('hex')).to.equal('ab'.repeat(32));
+    } finally {
+      fs.rmSync(runtimeDir, { recursive: true, force: true });
+    }
+    expect(read('Dockerfile')).to.match(/mkdir -p \/app\/data\/logos \/app\/data\/secrets/);
   });
 
   it('checks the worker health through its own /healthz on WORKER_PORT', () => {

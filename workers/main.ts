@@ -1,6 +1,6 @@
-import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/shared/infra/database';
 import { createLogger } from '../src/shared/infra/logger';
+import { loadProcessConfig, logRuntimeSecrets } from '../src/shared/infra/process-config';
 import { createRedis, createWorkerRedis } from '../src/shared/infra/redis';
 import { RedisKeys } from '../src/shared/infra/redis-keys';
 import { onShutdown } from '../src/shared/infra/shutdown';
@@ -15,8 +15,9 @@ import { startWorkerServer } from './worker-server';
 
 /** The worker process: config -> connections -> workers -> graceful shutdown. */
 async function main(): Promise<void> {
-  const config = loadConfig(process.env);
+  const { config, secrets } = loadProcessConfig(process.env);
   const logger = createLogger(config.logLevel, 'linkqr-worker');
+  logRuntimeSecrets(logger, secrets);
   const database = await openDatabase(config, logger, 'shared');
   const redis = createWorkerRedis(config.redisUrl);
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));

@@ -34,6 +34,8 @@ export interface Launched {
   exit: Promise<number | null>;
   /** The launcher's and its children's JSON log lines so far. */
   logs: LogEntry[];
+  /** Everything they wrote so far, stdout and stderr, as written. */
+  output: string[];
 }
 
 /** `npm start` as a newcomer runs it (src/start.ts), ready once /readyz answers 200. */
@@ -44,11 +46,17 @@ export async function launch(env: NodeJS.ProcessEnv, readyTimeoutMs = 60_000): P
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/start.ts'], {
     cwd: root,
     env,
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: LogEntry[] = [];
+  const output: string[] = [];
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output.push(chunk.toString());
+    process.stderr.write(chunk);
+  });
   let pending = '';
   child.stdout?.on('data', (chunk: Buffer) => {
+    output.push(chunk.toString());
     const lines = (pending + chunk.toString()).split('\n');
     pending = lines.pop() ?? '';
     for (const line of lines) {
@@ -67,7 +75,7 @@ export async function launch(env: NodeJS.ProcessEnv, readyTimeoutMs = 60_000): P
     throw err;
   });
   if (exited) throw new Error(`the service exited before it was ready: ${JSON.stringify(logs)}`);
-  return { url, process: child, exit, logs };
+  return { url, process: child, exit, logs, output };
 }
 
 /** The operator CLI, joining the running service as the README shows; returns its one JSON line. */

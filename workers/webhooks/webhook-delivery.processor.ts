@@ -42,7 +42,8 @@ async function attempt(hook: WebhookRecord, job: Job<WebhookJob>, deps: WebhookD
   try {
     secret = decryptSecret(hook.secret, deps.secretKey as Buffer);
   } catch {
-    const error = 'the secret cannot be decrypted: was WEBHOOK_SECRET_KEY changed?';
+    const error =
+      'the secret cannot be decrypted with this WEBHOOK_SECRET_KEY (changed or lost): restore the old key, or delete and add the webhook again';
     return { status: null, error, permanent: true } satisfies Attempt;
   }
   try {
