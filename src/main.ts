@@ -1,7 +1,7 @@
 import { createApp } from './app';
 import { loadSessionSecret } from './dashboard/session-secret';
 import { openDatabase } from './shared/infra/database';
-import { createLogger } from './shared/infra/logger';
+import { createLogger, resolveLogFormat } from './shared/infra/logger';
 import { loadProcessConfig, logRuntimeSecrets } from './shared/infra/process-config';
 import { createRedis, waitForRedis } from './shared/infra/redis';
 import { RedisKeys } from './shared/infra/redis-keys';
@@ -16,7 +16,12 @@ import { reportWebhookKey } from './webhooks/webhook-key-check';
 /** The API process: config -> connections -> app -> listen -> graceful shutdown. */
 export async function main(): Promise<void> {
   const { config, secrets } = loadProcessConfig(process.env);
-  const logger = createLogger(config.logLevel, 'linkqr-api');
+  const logger = createLogger(
+    config.logLevel,
+    'linkqr-api',
+    undefined,
+    resolveLogFormat(config.newcomer.logFormat),
+  );
   logRuntimeSecrets(logger, secrets);
   const database = await openDatabase(config, logger);
   await reportWebhookKey(config, logger);
@@ -55,6 +60,8 @@ export async function main(): Promise<void> {
   });
   const server = await listen(app, config.port);
   logger.info({ port: server.port, publicUrl: config.publicUrl }, 'linkqr API listening');
+  // Under `npm start`, the launcher greets the newcomer once the API answers.
+  process.send?.({ linkqr: 'listening', port: server.port });
 
   onShutdown(logger, config.shutdownTimeoutMs, [
     () => server.close(),

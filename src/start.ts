@@ -4,10 +4,11 @@ import path from 'node:path';
 import { loadConfig } from './config';
 import { removeEmbeddedUri, writeEmbeddedUri } from './shared/infra/embedded-uri-file';
 import { forkExecArgv } from './shared/infra/heap-growth';
-import { createLogger } from './shared/infra/logger';
-import { startLocalEngine } from './shared/infra/mongo-engine/local-engine';
+import { createLogger, resolveLogFormat } from './shared/infra/logger';
+import { mongodPaths, startLocalEngine } from './shared/infra/mongo-engine/local-engine';
 import { logRuntimeSecrets } from './shared/infra/process-config';
 import { ensureRuntimeSecrets } from './shared/infra/runtime-secrets';
+import { announceStart, describeData, type StartFacts } from './shared/infra/start-banner';
 
 /** The worker's nice value under `npm start` (0 is the API's; 19 the lowest priority). */
 const WORKER_NICENESS = 10;
@@ -19,13 +20,20 @@ const WORKER_NICENESS = 10;
  */
 async function start(): Promise<void> {
   const config = loadConfig(process.env);
-  const logger = createLogger(config.logLevel, 'linkqr-launcher');
+  const format = resolveLogFormat(config.newcomer.logFormat);
+  const logger = createLogger(config.logLevel, 'linkqr-launcher', undefined, format);
   const env = { ...process.env };
+  const facts: StartFacts = {
+    publicUrl: config.publicUrl,
+    data: describeData({ kind: 'uri', uri: config.mongodbUri ?? '' }),
+    secrets: undefined,
+  };
   // Every feature works from the first start: what no one configured is made once and kept.
   if (config.newcomer.generateSecrets !== false) {
     const secrets = ensureRuntimeSecrets(config.runtimeDir, process.env);
     Object.assign(env, secrets.env);
     logRuntimeSecrets(logger, secrets);
+    if (secrets.generated.length || secrets.reused.length) facts.secrets = secrets.dir;
   }
   let stopEngine: (() => Promise<void>) | undefined;
   if (!config.mongodbUri) {
@@ -33,12 +41,20 @@ async function start(): Promise<void> {
     env.MONGODB_URI = engine.uri;
     stopEngine = engine.stop;
     writeEmbeddedUri(config.runtimeDir, engine.uri);
+    facts.data = describeData(
+      engine.engine === 'mongod'
+        ? { kind: 'mongod', dataDir: mongodPaths(config.runtimeDir).dataDir }
+        : { kind: 'memory' },
+    );
   }
 
   const ext = path.extname(__filename);
   const execArgv = forkExecArgv(process.execArgv);
   const api = fork(path.join(__dirname, `main${ext}`), [], { env, execArgv });
   const worker = fork(path.join(__dirname, '..', 'workers', `main${ext}`), [], { env, execArgv });
+  api.once('message', () =>
+    announceStart(facts, format, (fields, msg) => logger.info(fields, msg)),
+  );
   // Sharing a core, a visitor waiting for a redirect comes before a batch of clicks to store or
   // a code to render: neither is waited on, and both catch up as soon as the API is idle.
   if (worker.pid !== undefined) {

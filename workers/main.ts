@@ -1,5 +1,5 @@
 import { openDatabase } from '../src/shared/infra/database';
-import { createLogger } from '../src/shared/infra/logger';
+import { createLogger, resolveLogFormat } from '../src/shared/infra/logger';
 import { loadProcessConfig, logRuntimeSecrets } from '../src/shared/infra/process-config';
 import { createRedis, createWorkerRedis } from '../src/shared/infra/redis';
 import { RedisKeys } from '../src/shared/infra/redis-keys';
@@ -16,7 +16,12 @@ import { startWorkerServer } from './worker-server';
 /** The worker process: config -> connections -> workers -> graceful shutdown. */
 async function main(): Promise<void> {
   const { config, secrets } = loadProcessConfig(process.env);
-  const logger = createLogger(config.logLevel, 'linkqr-worker');
+  const logger = createLogger(
+    config.logLevel,
+    'linkqr-worker',
+    undefined,
+    resolveLogFormat(config.newcomer.logFormat),
+  );
   logRuntimeSecrets(logger, secrets);
   const database = await openDatabase(config, logger, 'shared');
   const redis = createWorkerRedis(config.redisUrl);

@@ -24,7 +24,7 @@ export function machineProbes(config: Config, logger: Logger): EngineProbes {
 }
 
 /** Where a local mongod keeps its data and its log: under RUNTIME_DIR, kept between runs. */
-function mongodPaths(runtimeDir: string): { dataDir: string; logFile: string } {
+export function mongodPaths(runtimeDir: string): { dataDir: string; logFile: string } {
   return {
     dataDir: path.resolve(runtimeDir, 'mongodb'),
     logFile: path.resolve(runtimeDir, 'mongod.log'),
