@@ -9,6 +9,7 @@ import type { AppDeps } from './deps';
 import { domainHost } from './domains/domain-host.middleware';
 import { domainsRouter } from './domains/domains.routes';
 import { exportsRouter } from './exports/exports.routes';
+import { firstRunRouter } from './first-run/first-run.routes';
 import { linksRouter } from './links/links.routes';
 import { redirectRouter } from './visitor/redirect.routes';
 import { overlaysPublicRouter } from './overlays/overlays.public';
@@ -41,6 +42,7 @@ export function publicRoutes(deps: AppDeps): Router {
   // Order matters: branded-domain host resolution first, fixed prefixes next, the
   // catch-all `/:alias` of short links last, then the visitor 404.
   site.use(domainHost(deps));
+  site.use(firstRunRouter(deps));
   site.use(qrPublicRouter(deps));
   site.use(campaignsPublicRouter(deps), bioPublicRouter(), overlaysPublicRouter(deps));
   site.use(redirectRouter(deps));

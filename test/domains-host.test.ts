@@ -64,10 +64,11 @@ describe('branded domains: visitor requests by Host', () => {
     expect(res.contentType).to.match(/^text\/html/);
   });
 
-  it('leaves requests on the service own host alone', async () => {
+  it('leaves requests on the service own host alone: its root is the first-run page', async () => {
     const res = await requestWithHost(app.url, '/', 'linkqr.test');
-    expect(res.status).to.equal(404);
+    expect(res.status).to.equal(200);
     expect(res.location).to.equal(undefined);
+    expect(res.text).to.include('<h1>linkqr</h1>');
   });
 
   it('follows updates and deletes at once in this process', async () => {

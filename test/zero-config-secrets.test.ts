@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import mongoose from 'mongoose';
 import { runId, state } from './support/environment';
-import { client } from './support/http';
+import { client, request } from './support/http';
 import { cli, freePort, launch, shutDown, type Launched } from './support/launcher';
 import { uniqueName } from './support/users';
 import { startReceiver, verifySignature, type Receiver } from './support/webhooks';
@@ -111,6 +111,10 @@ describe('zero-config start: secrets generated once, kept beside the data (issue
       expect(fs.statSync(secretFile(name)).mode & 0o777, name).to.equal(0o600);
     }
 
+    // Issue 27, item 5: while no account exists, the front page gives the command that makes one.
+    const front = await request(first.url, '/');
+    expect(front.status).to.equal(200);
+    expect(front.text).to.include('user:create --email you@example.com');
     const username = uniqueName('hooks');
     const [user] = await cli<{ id: number; apiKey: string }>(env, [
       'user:create',
@@ -120,6 +124,7 @@ describe('zero-config start: secrets generated once, kept beside the data (issue
       username,
     ]);
     apiKey = user?.apiKey as string;
+    expect((await request(first.url, '/')).text).to.not.include('user:create');
     userId = user?.id as number;
     const added = await client(first.url, apiKey).post<{ id: number; secret: string }>(
       '/api/webhook/add',
