@@ -8,6 +8,8 @@ export type {
   FormSpec,
   OptionsSource,
   ResourceView,
+  RowColumn,
+  CellError,
 } from '../src/dashboard/view-types';
 export type { Statistics } from '../src/visits/visits.types';
 import type { FormSpec, ResourceView } from '../src/dashboard/view-types';

@@ -17,6 +17,7 @@ import { unsupportedMediaType, validation } from '../shared/errors/app-error';
 import { MAX_LIMIT, DEFAULT_LIMIT } from '../shared/http/pagination';
 import { sendData, sendList } from '../shared/http/responses';
 import { validate, validatedQuery } from '../shared/http/validate';
+import { formCheckRouter } from './form-check';
 import { renderPreview, type PreviewInput } from './qr-preview';
 
 interface LinkSearch {
@@ -80,6 +81,7 @@ export function logoUpload(deps: AppDeps): Router {
 export function dashboardApi(deps: AppDeps): Router {
   const { config } = deps;
   const router = Router();
+  router.use(formCheckRouter());
 
   router.get('/dashboard/links', validate({ query: linkSearchSchema }), async (req, res) => {
     const query = validatedQuery<LinkSearch>(res);

@@ -1,6 +1,5 @@
 import express, { Router, type ErrorRequestHandler } from 'express';
 import type { AppDeps } from '../deps';
-import { linkCreateSchema, linkUpdateSchema } from '../links/links.schemas';
 import { getLink } from '../links/links.service';
 import { QR_FORMATS, QR_TYPES } from '../qr-codes/qr-code.model';
 import { MIN_CONTRAST } from '../qr-codes/qr-colors';
@@ -11,8 +10,7 @@ import { notFound } from '../shared/errors/app-error';
 import { toAppError } from '../shared/errors/error-handler';
 import { accountPages } from './account.pages';
 import { csrfToken, requireCsrf } from './csrf';
-import { formFields } from './form-fields';
-import { linkHints } from './link-hints';
+import { linkFormSpecs } from './link-forms';
 import { errorPage } from './pages/error.page';
 import { sendPage, sendView } from './pages/respond';
 import { signInPage } from './pages/sign-in.page';
@@ -42,10 +40,7 @@ export function dashboardPages(deps: AppDeps, apiRouteTable: ReadonlySet<string>
 
   router.use(accountPages(deps));
 
-  const linkForms = {
-    create: { path: '/url/add', fields: formFields(linkCreateSchema, linkHints) },
-    update: { path: '/url/:id/update', fields: formFields(linkUpdateSchema, linkHints) },
-  };
+  const linkForms = linkFormSpecs();
   router.get('/links', (req, res) => sendView(req, res, 'Links', 'links', linkForms));
   router.get('/links/new', (req, res) => sendView(req, res, 'New link', 'link-new', linkForms));
   router.get('/links/:id', async (req, res) => {

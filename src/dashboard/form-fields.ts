@@ -1,13 +1,18 @@
 import type Joi from 'joi';
-import type { FieldKind, FormField } from './view-types';
+import type { FieldKind, FormField, RowColumn } from './view-types';
 
-export type FieldHint = Partial<Omit<FormField, 'name' | 'required' | 'nullable'>>;
+/** How to present a field; for a row editor, `columns` adjusts the cells derived from the schema. */
+export type FieldHint = Partial<Omit<FormField, 'name' | 'required' | 'nullable' | 'columns'>> & {
+  columns?: Record<string, Partial<Omit<RowColumn, 'name'>>>;
+};
 
 interface Described {
   type?: string;
   flags?: { presence?: string; only?: boolean; label?: string };
   allow?: unknown[];
   rules?: Array<{ name: string; args?: Record<string, unknown> }>;
+  items?: Described[];
+  keys?: Record<string, Described>;
 }
 
 function kindOf(d: Described): FieldKind {
@@ -18,8 +23,9 @@ function kindOf(d: Described): FieldKind {
     case 'number':
       return 'number';
     case 'array':
+      return 'rows';
     case 'object':
-      return 'json';
+      throw new Error('an object field has no form control: give it a hint');
     default:
       return d.rules?.some((r) => r.name === 'uri') ? 'url' : 'text';
   }
@@ -30,10 +36,43 @@ function humanise(name: string): string {
   return spaced.charAt(0).toUpperCase() + spaced.slice(1);
 }
 
+const stringsOf = (d: Described) =>
+  d.flags?.only ? d.allow?.filter((v): v is string => typeof v === 'string') : undefined;
+
+/** The cells of a list's rows: an object item's keys, or one cell when items are single values. */
+function columnsOf(list: Described, hint: FieldHint): RowColumn[] {
+  const item = list.items?.[0] ?? {};
+  const entries: Array<[string, Described]> =
+    item.type === 'object' ? Object.entries(item.keys ?? {}) : [['', item]];
+  return entries.map(([name, d]) => {
+    const own = hint.columns?.[name] ?? {};
+    const allowed = stringsOf(d);
+    const kind =
+      own.kind ??
+      (allowed?.length ? 'select' : d.rules?.some((r) => r.name === 'uri') ? 'url' : 'text');
+    const options = own.options ?? allowed?.map((value) => ({ value, label: value }));
+    return {
+      name,
+      label: own.label ?? (humanise(name) || hint.label || 'Value'),
+      kind,
+      required: name === '' || d.flags?.presence === 'required',
+      ...(options ? { options } : {}),
+      ...(own.optionsFrom ? { optionsFrom: own.optionsFrom } : {}),
+    };
+  });
+}
+
+function maxOf(d: Described): number | undefined {
+  const max = d.rules?.find((r) => r.name === 'max')?.args?.limit;
+  return typeof max === 'number' ? max : undefined;
+}
+
 /**
  * The inputs of a form, read from the joi schema the API validates that request with: a field the
  * API gains (another issue adding link behaviour, say) appears in the dashboard without a second
- * list to keep in step. Hints only say how to present a field; fields the API forbids are left out.
+ * list to keep in step. A list becomes a row editor whose cells are its items' keys, so no field
+ * ever asks a person for JSON. Hints only say how to present a field; fields the API forbids are
+ * left out.
  */
 export function formFields(
   schema: Joi.ObjectSchema,
@@ -45,21 +84,23 @@ export function formFields(
     .map(([name, d]) => {
       const hint = hints[name] ?? {};
       const kind = hint.kind ?? kindOf(d);
+      const label = hint.label ?? humanise(name);
       const field: FormField = {
         name,
-        label: hint.label ?? humanise(name),
+        label,
         kind,
         required: d.flags?.presence === 'required',
         nullable: d.allow?.includes(null) ?? false,
         ...(hint.help ? { help: hint.help } : {}),
         ...(hint.optionsFrom ? { optionsFrom: hint.optionsFrom } : {}),
       };
-      const options =
-        hint.options ??
-        (d.flags?.only
-          ? d.allow?.filter((v): v is string => typeof v === 'string')
-          : undefined
-        )?.map((value) => ({ value, label: value }));
+      if (kind === 'rows') {
+        field.columns = columnsOf(d, { ...hint, label });
+        field.rowLabel = hint.rowLabel ?? 'row';
+        const max = maxOf(d);
+        if (max !== undefined) field.maxRows = max;
+      }
+      const options = hint.options ?? stringsOf(d)?.map((value) => ({ value, label: value }));
       if (options && (kind === 'select' || kind === 'multiselect')) field.options = options;
       return field;
     });

@@ -1,4 +1,26 @@
+import { DEVICES } from '../links/link-targeting';
+import { countryName, UNKNOWN_COUNTRY } from '../visits/visit-capture';
 import type { FieldHint } from './form-fields';
+import type { FieldOption } from './view-types';
+
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+const pairs = [...LETTERS].flatMap((a) => [...LETTERS].map((b) => a + b));
+
+/** Every country by its English name, the form the API stores and answers (it takes codes too). */
+const countries: FieldOption[] = pairs
+  .map((code) => countryName(code.toUpperCase()))
+  .filter((name) => name !== UNKNOWN_COUNTRY)
+  .sort((a, b) => a.localeCompare(b, 'en'))
+  .map((name) => ({ value: name, label: name }));
+
+const languageNames = new Intl.DisplayNames(['en'], { type: 'language' });
+/** ISO 639-1 codes with their English names, as the API stores them (`fr`, `pt`). */
+const languages: FieldOption[] = pairs
+  .map((code) => ({ value: code, label: languageNames.of(code) ?? code }))
+  .filter((option) => option.label !== option.value)
+  .sort((a, b) => a.label.localeCompare(b.label, 'en'));
+
+const targetLink = { label: 'Send to' };
 
 /** How the link form presents each field the API's link schemas accept (see form-fields.ts). */
 export const linkHints: Record<string, FieldHint> = {
@@ -28,8 +50,16 @@ export const linkHints: Record<string, FieldHint> = {
   expiry: { kind: 'datetime', label: 'Expires', help: 'Your local time.' },
   password: { kind: 'password', label: 'Password', help: 'Visitors must enter it first.' },
   pixels: {
-    kind: 'multiselect',
-    optionsFrom: { path: '/pixels', key: 'pixels', value: 'id', label: 'name' },
+    label: 'Pixels',
+    rowLabel: 'pixel',
+    help: 'Tracking pixels fired on the pages this link shows visitors.',
+    columns: {
+      '': {
+        label: 'Pixel',
+        kind: 'select',
+        optionsFrom: { path: '/pixels', key: 'pixels', value: 'id', label: 'name' },
+      },
+    },
   },
   splash: {
     kind: 'select',
@@ -42,24 +72,41 @@ export const linkHints: Record<string, FieldHint> = {
     optionsFrom: { path: '/overlay', key: 'cta', value: 'id', label: 'name' },
   },
   geotarget: {
-    kind: 'json',
     label: 'Country targeting',
-    help: 'JSON list, e.g. [{"location":"DE","link":"https://example.de"}]',
+    rowLabel: 'country rule',
+    help: 'Visitors from a country go to its link; the first rule for a country wins.',
+    columns: {
+      location: { label: 'Country', kind: 'suggest', options: countries },
+      link: targetLink,
+    },
   },
   devicetarget: {
-    kind: 'json',
     label: 'Device targeting',
-    help: 'JSON list, e.g. [{"device":"iPhone","link":"https://example.com/ios"}]',
+    rowLabel: 'device rule',
+    help: 'Visitors on a device go to its link.',
+    columns: {
+      device: {
+        label: 'Device',
+        kind: 'select',
+        options: DEVICES.map((d) => ({ value: d, label: d })),
+      },
+      link: targetLink,
+    },
   },
   languagetarget: {
-    kind: 'json',
     label: 'Language targeting',
-    help: 'JSON list, e.g. [{"language":"fr","link":"https://example.fr"}]',
+    rowLabel: 'language rule',
+    help: 'Visitors whose browser prefers a language go to its link.',
+    columns: {
+      language: { label: 'Language', kind: 'suggest', options: languages },
+      link: targetLink,
+    },
   },
   parameters: {
-    kind: 'json',
     label: 'Parameters',
-    help: 'JSON list, e.g. [{"name":"utm_source","value":"qr"}]',
+    rowLabel: 'parameter',
+    help: 'Added to the destination’s query string, e.g. utm_source = qr.',
+    columns: { name: { label: 'Name' }, value: { label: 'Value' } },
   },
   metatitle: { label: 'Meta title' },
   metadescription: { label: 'Meta description', kind: 'textarea' },

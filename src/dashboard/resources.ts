@@ -148,6 +148,16 @@ const definitions: ResourceDefinition[] = [
   },
 ];
 
+/** The schema of every resource form by `METHOD /path`, for the dashboard's field check. */
+export function resourceFormSchemas(): Map<string, Joi.ObjectSchema> {
+  const schemas = new Map<string, Joi.ObjectSchema>();
+  for (const d of definitions) {
+    schemas.set(`POST ${d.create.path}`, d.create.schema);
+    if (d.update) schemas.set(`PUT ${d.update.path}`, d.update.schema);
+  }
+  return schemas;
+}
+
 /** Each resource as the client sees it, with only the actions the API (`routes`) really has. */
 export function resourceViews(routes: ReadonlySet<string>): Map<string, ResourceView> {
   const has = (method: string, path: string) => routes.has(`${method} ${path}`);
@@ -163,10 +173,18 @@ export function resourceViews(routes: ReadonlySet<string>): Map<string, Resource
       columns: d.columns,
     };
     if (has('POST', d.create.path)) {
-      view.create = { path: d.create.path, fields: formFields(d.create.schema, d.hints) };
+      view.create = {
+        path: d.create.path,
+        check: `POST ${d.create.path}`,
+        fields: formFields(d.create.schema, d.hints),
+      };
     }
     if (d.update && has('PUT', d.update.path)) {
-      view.update = { path: d.update.path, fields: formFields(d.update.schema, d.hints) };
+      view.update = {
+        path: d.update.path,
+        check: `PUT ${d.update.path}`,
+        fields: formFields(d.update.schema, d.hints),
+      };
     }
     if (has('DELETE', d.remove)) view.remove = { path: d.remove };
     if (d.members && has('GET', d.members.path)) view.members = d.members;

@@ -14,7 +14,7 @@ export type FieldKind =
   | 'multiselect'
   | 'datetime'
   | 'color'
-  | 'json';
+  | 'rows';
 
 export interface FieldOption {
   value: string;
@@ -29,6 +29,20 @@ export interface OptionsSource {
   label: string;
 }
 
+/**
+ * One cell of a row editor's rows: `suggest` is a text input offering its options as you type
+ * (any value the API accepts may still be typed, e.g. a country's ISO code).
+ */
+export interface RowColumn {
+  /** The key in each row's object; '' when each row is a single value (pixels: ids). */
+  name: string;
+  label: string;
+  kind: 'text' | 'url' | 'select' | 'suggest';
+  required: boolean;
+  options?: FieldOption[];
+  optionsFrom?: OptionsSource;
+}
+
 /** One input of a dashboard form, as web/app/app.js renders it. */
 export interface FormField {
   name: string;
@@ -40,11 +54,24 @@ export interface FormField {
   help?: string;
   options?: FieldOption[];
   optionsFrom?: OptionsSource;
+  /** `rows`: the cells of each row, from the schema of the list's items. */
+  columns?: RowColumn[];
+  /** `rows`: what one row is called (`country rule`), for its buttons and labels. */
+  rowLabel?: string;
+  maxRows?: number;
+}
+
+/** One message of `POST /app/api/dashboard/check`: `path` `[0, 'link']` is the first row's link. */
+export interface CellError {
+  path: Array<string | number>;
+  message: string;
 }
 
 /** A form and where it sends its request. */
 export interface FormSpec {
   path: string;
+  /** `METHOD /path`: what `POST /app/api/dashboard/check` validates a field's value against. */
+  check: string;
   fields: FormField[];
 }
 

@@ -180,17 +180,23 @@ describe('dashboard in a browser', function () {
     await signIn(page, user);
     await page.goto('/app/links/new');
     await page.getByLabel('Destination URL').fill('https://example.com/targeted');
-    await page.getByLabel('Pixels').selectOption({ label: 'Shop tag' });
-    await page
-      .getByLabel('Country targeting')
-      .fill('[{"location":"DE","link":"https://example.de"}]');
+    const pixels = page.getByRole('group', { name: 'Pixels' });
+    await pixels.getByRole('button', { name: 'Add pixel' }).click();
+    await pixels.getByLabel('Pixel', { exact: true }).selectOption({ label: 'Shop tag' });
+    const countries = page.getByRole('group', { name: 'Country targeting' });
+    await countries.getByRole('button', { name: 'Add country rule' }).click();
+    await countries.getByLabel('Country', { exact: true }).fill('DE');
+    await countries.getByLabel('Send to').fill('https://example.de');
     await page.getByRole('button', { name: 'Create link' }).click();
     await page.waitForURL(/\/app\/links\/\d+$/);
     const id = Number(new URL(page.url()).pathname.split('/').pop());
     const details = await client(app.url, user.apiKey).get<{ details: Record<string, unknown> }>(
       `/api/url/${id}`,
     );
-    expect(JSON.stringify(details.body.details)).to.include('https://example.de');
+    expect(details.body.details).to.deep.include({
+      pixels: [pixel.body.id],
+      geotarget: [{ location: 'Germany', link: 'https://example.de' }],
+    });
     await context.close();
   });
 

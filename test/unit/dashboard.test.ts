@@ -42,7 +42,7 @@ describe('dashboard (pure)', () => {
         ['kind', 'select', false, false],
         ['public', 'checkbox', false, false],
         ['size', 'number', false, false],
-        ['rules', 'json', false, false],
+        ['rules', 'rows', false, false],
         ['expiry', 'datetime', false, true],
       ]);
       expect(fields[1]?.options).to.deep.equal([

@@ -88,6 +88,22 @@ export async function api(method, path, body, contentType = 'application/json') 
 }
 
 /**
+ * The choices one of the caller's own lists offers (their pixels, splash pages, ...).
+ * @param {import('../types').OptionsSource} source
+ * @returns {Promise<import('../types').FieldOption[]>}
+ */
+export async function choicesFrom(source) {
+  const body = /** @type {import('../types').ListAnswer<import('../types').Item>} */ (
+    await api('GET', `${source.path}?limit=100`)
+  );
+  const items = (body.data && body.data[source.key]) || [];
+  return items.map((item) => ({
+    value: String(item[source.value]),
+    label: String(item[source.label] ?? item[source.value]),
+  }));
+}
+
+/**
  * @param {string} path
  * @param {number} id
  */
@@ -101,6 +117,9 @@ export const withId = (path, id) => path.replace(':id', String(id));
  */
 export function fieldOf(error, names) {
   if (error.field && names.includes(error.field)) return error.field;
+  // A cell of a list (`geotarget.0.link`) belongs to the list's field.
+  const list = error.field && names.find((name) => String(error.field).startsWith(`${name}.`));
+  if (list) return list;
   const message = String(error.message);
   /** @type {Record<string, string>} */
   const aliases = { alias: 'custom' };

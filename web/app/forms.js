@@ -1,11 +1,12 @@
 // Forms rendered from the field lists the server derives from the API's own validators.
-import { api, fieldOf, h, nextId, notice } from './core.js';
+import { api, choicesFrom, fieldOf, h, nextId, notice } from './core.js';
+import { rowsEditor } from './rows.js';
 /** @typedef {import('../types').FormField} FormField */
 /** @typedef {import('../types').OptionsSource} OptionsSource */
-/** @typedef {import('../types').ListAnswer<import('../types').Item>} ItemList */
 /** @typedef {import('../types').Answer} Answer */
 /** @typedef {HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement} Input */
-/** @typedef {{ field: { name: string }, input: Input, error: HTMLElement }} ErrorRow */
+/** @typedef {import('./rows.js').RowsEditor} RowsEditor */
+/** @typedef {{ field: { name: string }, input: Input, error: HTMLElement, editor?: RowsEditor }} ErrorRow */
 
 /** @param {number} n */
 function pad(n) {
@@ -30,14 +31,11 @@ function toLocalInput(value) {
  */
 async function loadOptions(select, source, current) {
   try {
-    const body = /** @type {ItemList} */ (await api('GET', `${source.path}?limit=100`));
-    const items = (body.data && body.data[source.key]) || [];
-    for (const item of items) {
-      const value = String(item[source.value]);
+    for (const { value, label } of await choicesFrom(source)) {
       const selected = Array.isArray(current)
         ? current.map(String).includes(value)
         : String(current ?? '') === value;
-      select.append(h('option', { value, selected }, String(item[source.label] ?? value)));
+      select.append(h('option', { value, selected }, label));
     }
   } catch {
     select.append(h('option', { disabled: true }, 'Could not load the choices'));
@@ -62,12 +60,6 @@ function inputFor(field, id, value, describedBy) {
   switch (field.kind) {
     case 'textarea':
       return h('textarea', { ...common, rows: 3 }, text);
-    case 'json':
-      return h(
-        'textarea',
-        { ...common, rows: 3, class: 'mono', spellcheck: 'false' },
-        value === undefined || value === null ? '' : JSON.stringify(value),
-      );
     case 'checkbox':
       return h('input', { ...common, type: 'checkbox', checked: Boolean(value), required: false });
     case 'number':
@@ -119,13 +111,6 @@ function readInput(field, input) {
     }
     case 'datetime':
       return input.value ? new Date(input.value).toISOString() : undefined;
-    case 'json':
-      if (!input.value.trim()) return undefined;
-      try {
-        return JSON.parse(input.value);
-      } catch {
-        throw Object.assign(new Error(`${field.name} must be valid JSON`), { field: field.name });
-      }
     case 'select':
       if (input.value === '') return undefined;
       return field.optionsFrom && /^\d+$/.test(input.value) ? Number(input.value) : input.value;
@@ -137,30 +122,41 @@ function readInput(field, input) {
 /**
  * A form of `fields` that sends what changed to `path` and shows the API's error next to the
  * field it names. On create every filled field is sent; on edit only the changed ones, and an
- * emptied field the API can clear is sent as null.
+ * emptied field the API can clear is sent as null. A list field is a row editor whose cells the
+ * API checks as the person types (`check`: the form's `METHOD /path`).
  * @param {{
  *   fields: FormField[],
  *   values?: Record<string, unknown>,
  *   method: 'POST' | 'PUT',
  *   path: string,
+ *   check?: string,
  *   submitLabel: string,
  *   onDone: (answer: Answer) => unknown,
  * }} options
  */
-export function resourceForm({ fields, values = {}, method, path, submitLabel, onDone }) {
+export function resourceForm({ fields, values = {}, method, path, check, submitLabel, onDone }) {
   const editing = method !== 'POST';
   const status = h('div', { class: 'form-status' });
   const rows = fields.map((field) => {
     const id = nextId(`f-${field.name}`);
     const helpId = field.help ? `${id}-help` : undefined;
     const errorId = `${id}-error`;
-    const input = inputFor(
-      field,
-      id,
-      values[field.name],
-      [helpId, errorId].filter(Boolean).join(' '),
-    );
+    const describedBy = [helpId, errorId].filter(Boolean).join(' ');
     const error = h('p', { class: 'error', id: errorId, hidden: true });
+    const help = field.help ? h('p', { class: 'help', id: helpId }, field.help) : null;
+    if (field.kind === 'rows') {
+      const editor = rowsEditor({
+        field,
+        value: values[field.name],
+        describedBy,
+        check: check ? (value) => checkField(check, field.name, value) : undefined,
+      });
+      const wrapper = h('div', { class: 'field' }, editor.element, help, error);
+      // The editor's own first cell stands for it where a single input would (focus, aria).
+      const input = /** @type {Input} */ (editor.element.querySelector('input, select') || error);
+      return { field, input, error, wrapper, remove: null, editor };
+    }
+    const input = inputFor(field, id, values[field.name], describedBy);
     const label = h('label', { for: id }, field.label, field.required ? ' (required)' : '');
     // A secret is never shown again: a set one can be replaced, or removed with this box.
     const removable = editing && field.kind === 'password' && field.nullable && values[field.name];
@@ -173,7 +169,7 @@ export function resourceForm({ fields, values = {}, method, path, submitLabel, o
             { class: 'field' },
             label,
             input,
-            field.help ? h('p', { class: 'help', id: helpId }, field.help) : null,
+            help,
             remove
               ? h(
                   'div',
@@ -184,7 +180,7 @@ export function resourceForm({ fields, values = {}, method, path, submitLabel, o
               : null,
             error,
           );
-    return { field, input, error, wrapper, remove };
+    return { field, input, error, wrapper, remove, editor: undefined };
   });
   const form = h(
     'form',
@@ -194,11 +190,14 @@ export function resourceForm({ fields, values = {}, method, path, submitLabel, o
     h('button', { type: 'submit' }, submitLabel),
   );
 
+  /** @param {(typeof rows)[number]} row */
+  const read = (row) => (row.editor ? row.editor.read() : readInput(row.field, row.input));
+
   /** @type {Map<string, string | undefined>} */
   const initial = new Map();
   for (const row of rows) {
     try {
-      initial.set(row.field.name, JSON.stringify(readInput(row.field, row.input)));
+      initial.set(row.field.name, JSON.stringify(read(row)));
     } catch {
       initial.set(row.field.name, undefined);
     }
@@ -210,16 +209,18 @@ export function resourceForm({ fields, values = {}, method, path, submitLabel, o
     for (const row of rows) {
       row.error.hidden = true;
       row.input.removeAttribute('aria-invalid');
+      row.editor?.showErrors([], false);
     }
     /** @type {Record<string, unknown>} */
     const body = {};
     try {
-      for (const { field, input, remove } of rows) {
+      for (const row of rows) {
+        const { field, remove } = row;
         if (remove?.checked) {
           body[field.name] = null;
           continue;
         }
-        const value = readInput(field, input);
+        const value = read(row);
         if (editing) {
           // A field the update requires is always sent; the others only when they changed.
           if (!field.required && JSON.stringify(value) === initial.get(field.name)) continue;
@@ -240,6 +241,20 @@ export function resourceForm({ fields, values = {}, method, path, submitLabel, o
 }
 
 /**
+ * The API's messages for one field's value, each with the cell it is about.
+ * @param {string} form
+ * @param {string} field
+ * @param {unknown} value
+ * @returns {Promise<import('../types').CellError[]>}
+ */
+async function checkField(form, field, value) {
+  const answer = /** @type {Answer & { data: { errors: import('../types').CellError[] } }} */ (
+    await api('POST', '/dashboard/check', { form, field, value })
+  );
+  return answer.data.errors;
+}
+
+/**
  * Puts an error next to its field (focused), or at the top of the form.
  * @param {ErrorRow[]} rows
  * @param {HTMLElement} status
@@ -252,7 +267,14 @@ export function showError(rows, status, caught) {
   const names = rows.map((r) => r.field.name);
   const name = fieldOf(error, names);
   const row = rows.find((r) => r.field.name === name);
-  if (row) {
+  if (row?.editor) {
+    // `geotarget.0.link`: the cell of the row the API counted (empty rows are never sent).
+    const path = String(error.field ?? '')
+      .split('.')
+      .slice(1)
+      .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+    row.editor.showErrors([{ path, message: error.message }]);
+  } else if (row) {
     row.error.textContent = error.message;
     row.error.hidden = false;
     row.input.setAttribute('aria-invalid', 'true');

@@ -158,6 +158,7 @@ export function linkNewView(root, data) {
       fields: data.create.fields,
       method: 'POST',
       path: data.create.path,
+      check: data.create.check,
       submitLabel: 'Create link',
       onDone: (answer) => location.assign(`/app/links/${answer.id}`),
     }),
@@ -237,9 +238,11 @@ export async function linkView(root, data) {
       saved,
       resourceForm({
         fields: data.update.fields,
-        values: { ...link, url: link.longurl },
+        // The form's `custom` is the link's alias, under the name the API takes it by.
+        values: { ...link, url: link.longurl, custom: link.alias },
         method: 'PUT',
         path: withId(data.update.path, link.id),
+        check: data.update.check,
         submitLabel: 'Save changes',
         onDone: () => saved.replaceChildren(notice('Saved.')),
       }),

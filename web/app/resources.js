@@ -78,6 +78,7 @@ export function resourceView(root, { resource, dns }) {
         values: item,
         method: 'PUT',
         path: withId(update.path, item.id),
+        check: update.check,
         submitLabel: 'Save changes',
         onDone: () => {
           dialog.close();
@@ -95,6 +96,7 @@ export function resourceView(root, { resource, dns }) {
         fields: spec.fields,
         method: 'POST',
         path: spec.path,
+        check: spec.check,
         submitLabel: `Create ${resource.singular}`,
         onDone: () => {
           dialog.close();

@@ -13,8 +13,14 @@ const joiOptions: Joi.ValidationOptions = { abortEarly: true, stripUnknown: fals
 /** Query strings are filters: one a client adds for another service (`order`, `utm_...`) is ignored. */
 const queryOptions: Joi.ValidationOptions = { ...joiOptions, stripUnknown: true };
 
+/** A failure in the words the API answers it with (joi's quotes around the label dropped). */
+export function joiMessage(detail: Joi.ValidationErrorItem): string {
+  return detail.message.replace(/"/g, '');
+}
+
 function describe(error: Joi.ValidationError): string {
-  return error.details[0]?.message.replace(/"/g, '') ?? error.message;
+  const first = error.details[0];
+  return first ? joiMessage(first) : error.message;
 }
 
 /** The dotted path of the first failing value (`links.0.url`), if the error names one. */

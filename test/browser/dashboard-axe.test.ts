@@ -1,0 +1,129 @@
+import { expect } from 'chai';
+import axe from 'axe-core';
+import type { Browser, Page } from 'playwright-core';
+import { startTestApp, type TestApp } from '../support/app-harness';
+import { launchChromium } from '../support/browser';
+import { createDashboardUser, TEST_PASSWORD } from '../support/dashboard';
+import { client } from '../support/http';
+import { createLink } from '../support/links';
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: string[] }>;
+}
+
+/**
+ * axe-core, run in the page itself: evaluated through the browser's devtools protocol, so the
+ * dashboard's CSP (scripts from 'self' only) stays as it is. Serious and critical findings fail.
+ */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axe.source);
+  const violations = await page.evaluate<Violation[]>(`(async () => {
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+    });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
+  })()`);
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
+    );
+}
+
+/** Issue 27: every dashboard page passes axe-core at a desktop and a phone width. */
+describe('dashboard accessibility: axe-core on every page at 1280 px and 375 px (issue 27)', function () {
+  this.timeout(180_000);
+  let app: TestApp;
+  let browser: Browser;
+  let pages: Array<[string, string]>;
+  let email: string;
+
+  before(async () => {
+    app = await startTestApp();
+    browser = await launchChromium();
+    const user = await createDashboardUser();
+    email = user.user.email;
+    const api = client(app.url, user.apiKey);
+    const link = await createLink(app, user.apiKey, {
+      url: 'https://example.com/a',
+      geotarget: [{ location: 'DE', link: 'https://example.de' }],
+      parameters: [{ name: 'utm_source', value: 'qr' }],
+    });
+    const qr = await api.post<{ id: number }>('/api/qr/add', { type: 'text', data: 'hello' });
+    await api.post('/api/campaign/add', {
+      name: 'Spring',
+      slug: `spring-${user.user.id}`,
+      public: true,
+    });
+    await api.post('/api/channel/add', { name: 'Menus' });
+    await api.post('/api/pixel/add', { type: 'gtmpixel', name: 'Shop', tag: 'GTM-ABC1234' });
+    pages = [
+      ['/app/links', '#view table'],
+      ['/app/links/new', '#view form'],
+      [`/app/links/${link.id}`, '#view fieldset.rows'],
+      ['/app/qr', '#view'],
+      ['/app/qr/new', '.preview'],
+      [`/app/qr/${qr.body.id}`, '#view form'],
+      ['/app/account', 'h1'],
+      ['/app/r/campaigns', '#view table'],
+      ['/app/r/channels', '#view table'],
+      ['/app/r/domains', '#view p'],
+      ['/app/r/pixels', '#view table'],
+      ['/app/r/splash', '#view p'],
+      ['/app/r/overlays', '#view p'],
+      ['/app/nothing-here', 'h1'],
+    ];
+  });
+  after(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  it('has a check that catches what it is for (an unlabelled input, an image without text)', async () => {
+    const page = await browser.newPage();
+    await page.setContent('<main><img src="x.png"><input type="text"></main>');
+    const found = await seriousViolations(page);
+    expect(found.map((v) => v.split(':')[0])).to.include.members([
+      'critical image-alt',
+      'critical label',
+    ]);
+    await page.close();
+  });
+
+  for (const width of [1280, 375]) {
+    it(`finds no serious or critical violation at ${width} px, signed out and in, dialogs open`, async () => {
+      const context = await browser.newContext({
+        baseURL: app.url,
+        viewport: { width, height: 900 },
+      });
+      const page = await context.newPage();
+      const found: string[] = [];
+      const check = async (what: string) => {
+        for (const v of await seriousViolations(page)) found.push(`${what}: ${v}`);
+      };
+      await page.goto('/');
+      await check('/ (first-run page)');
+      await page.goto('/app/signin');
+      await check('/app/signin');
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password').fill(TEST_PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL('**/app/links');
+      for (const [path, ready] of pages) {
+        await page.goto(path);
+        await page.locator(ready).first().waitFor();
+        await check(path);
+      }
+      await page.goto('/app/r/campaigns');
+      await page.getByRole('button', { name: 'New campaign' }).click();
+      await page.getByRole('dialog').waitFor();
+      await check('/app/r/campaigns, new campaign dialog');
+      await context.close();
+      expect(found, found.join('\n')).to.deep.equal([]);
+    });
+  }
+});
