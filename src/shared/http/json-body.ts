@@ -8,29 +8,33 @@ export const TOO_DEEP_MESSAGE = `JSON body is nested deeper than ${MAX_JSON_DEPT
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-const OPEN = new Set([0x5b, 0x7b]);
-const CLOSE = new Set([0x5d, 0x7d]);
+const OPEN_ARRAY = 0x5b;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_ARRAY = 0x5d;
+const CLOSE_OBJECT = 0x7d;
 
 /**
  * Whether JSON text nests arrays and objects deeper than `limit`, read in one pass over its code
  * units without parsing: brackets inside strings are text. Malformed text is left to the parser.
- * On UTF-8 the bytes themselves are read (no byte of a multi-byte character is ASCII).
+ * UTF-8 bytes are read as they are (no byte of a multi-byte character is ASCII). Written as
+ * plain comparisons in one loop: it runs on every JSON body, before JSON.parse.
  */
-export function nestedDeeperThan(text: Uint8Array | string, limit: number): boolean {
-  const at: (i: number) => number =
-    typeof text === 'string' ? (i) => text.charCodeAt(i) : (i) => text[i] as number;
+export function nestedDeeperThan(bytes: Uint8Array, limit: number): boolean {
+  const length = bytes.length;
   let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const c = at(i);
-    if (inString) {
-      if (c === BACKSLASH) i += 1;
-      else if (c === QUOTE) inString = false;
-    } else if (c === QUOTE) inString = true;
-    else if (OPEN.has(c)) {
+  for (let i = 0; i < length; i += 1) {
+    const c = bytes[i];
+    if (c === QUOTE) {
+      // Skip to the string's closing quote, stepping over escapes.
+      for (i += 1; i < length; i += 1) {
+        const d = bytes[i];
+        if (d === BACKSLASH) i += 1;
+        else if (d === QUOTE) break;
+      }
+    } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
       depth += 1;
       if (depth > limit) return true;
-    } else if (CLOSE.has(c)) depth -= 1;
+    } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) depth -= 1;
   }
   return false;
 }
@@ -41,9 +45,11 @@ export function nestedDeeperThan(text: Uint8Array | string, limit: number): bool
  * over the bytes costs a small fraction of the parse that follows.
  */
 function refuseDeepJson(_req: IncomingMessage, _res: unknown, body: Buffer, encoding: string) {
-  const utf8 = /^utf-?8$/i.test(encoding);
-  const text = utf8 ? body : new TextDecoder(encoding).decode(body);
-  if (nestedDeeperThan(text, MAX_JSON_DEPTH)) {
+  // UTF-16 and UTF-32 bodies (JSON allows them) are read as UTF-8 too: ASCII bytes are brackets.
+  const utf8 = /^utf-?8$/i.test(encoding)
+    ? body
+    : Buffer.from(new TextDecoder(encoding).decode(body), 'utf8');
+  if (nestedDeeperThan(utf8, MAX_JSON_DEPTH)) {
     throw Object.assign(new Error(TOO_DEEP_MESSAGE), { status: 400, type: 'entity.too.deep' });
   }
 }
