@@ -88,6 +88,8 @@ describe('zero-config start: secrets generated once, kept beside the data (issue
       MONGODB_DB: dbName,
       WEBHOOK_ALLOW_PRIVATE: '1',
       WEBHOOK_RETRY_DELAY_MS: '200',
+      // The test polls: the CLI's user has no plan, and the default 30 a minute would refuse it.
+      DEFAULT_RATE_LIMIT: '100000',
     };
   });
   after(async () => {

@@ -1,12 +1,9 @@
-import { createHmac } from 'node:crypto';
 import type { Config } from '../config';
 import type { Logger } from '../shared/infra/logger';
 import { secretFile } from '../shared/infra/runtime-secrets';
-import { Setting } from '../visits/visit.model';
 import { Webhook, type WebhookRecord } from './webhook.model';
-import { decryptSecret } from './webhook-secret';
+import { decryptSecret, keyIdOf } from './webhook-secret';
 
-const KEY_ID_SETTING = 'webhookSecretKeyId';
 /** Listed by id in the log line; the count per user is always whole. */
 const IDS_SHOWN_PER_USER = 20;
 
@@ -17,16 +14,7 @@ export interface UnsignableWebhooks {
   users: Array<{ userId: number; count: number; ids: number[] }>;
 }
 
-/** Names the key without revealing it: a MAC of a fixed text under the key. */
-export function keyIdOf(key: Buffer): string {
-  return createHmac('sha256', key)
-    .update('linkqr webhook secret key id')
-    .digest('hex')
-    .slice(0, 16);
-}
-
-function decrypts(stored: string, key: Buffer | undefined): boolean {
-  if (!key) return false;
+function decrypts(stored: string, key: Buffer): boolean {
   try {
     decryptSecret(stored, key);
     return true;
@@ -37,37 +25,30 @@ function decrypts(stored: string, key: Buffer | undefined): boolean {
 
 /**
  * The webhooks whose secrets the configured key cannot decrypt (so no delivery of theirs can be
- * signed), by user; undefined when there are none. The stored id of the key that last decrypted
- * them all makes this one read per start; the webhooks are read only when the key has changed.
+ * signed), by user; undefined when there are none. Only webhooks marked with another key's id, or
+ * with none (older records), are read; an unmarked one the key decrypts is marked on the way.
  */
 export async function findUnsignableWebhooks(
   key: Buffer | undefined,
 ): Promise<UnsignableWebhooks | undefined> {
   const keyId = key ? keyIdOf(key) : undefined;
-  if (keyId) {
-    const known = await Setting.findById(KEY_ID_SETTING).lean();
-    if (known?.value === keyId) return undefined;
-  }
+  const suspects = Webhook.find(keyId ? { secretKeyId: { $ne: keyId } } : {})
+    .sort({ userId: 1, id: 1 })
+    .lean<WebhookRecord[]>()
+    .cursor();
   const byUser = new Map<number, number[]>();
   let total = 0;
-  const cursor = Webhook.find().sort({ userId: 1, id: 1 }).lean<WebhookRecord[]>().cursor();
-  for await (const hook of cursor as AsyncIterable<WebhookRecord>) {
-    if (decrypts(hook.secret, key)) continue;
+  for await (const hook of suspects as AsyncIterable<WebhookRecord>) {
+    if (key && keyId && !hook.secretKeyId && decrypts(hook.secret, key)) {
+      await Webhook.updateOne({ id: hook.id, secretKeyId: null }, { $set: { secretKeyId: keyId } });
+      continue;
+    }
     total += 1;
     const ids = byUser.get(hook.userId) ?? [];
     ids.push(hook.id);
     byUser.set(hook.userId, ids);
   }
-  if (total === 0) {
-    if (keyId) {
-      await Setting.updateOne(
-        { _id: KEY_ID_SETTING },
-        { $set: { value: keyId } },
-        { upsert: true },
-      );
-    }
-    return undefined;
-  }
+  if (total === 0) return undefined;
   return {
     reason: key ? 'other key' : 'no key',
     total,

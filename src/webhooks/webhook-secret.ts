@@ -29,6 +29,14 @@ export function decryptSecret(stored: string, key: Buffer): string {
   return plain.toString('utf8');
 }
 
+/** Names a WEBHOOK_SECRET_KEY without revealing it: a MAC of a fixed text under the key. */
+export function keyIdOf(key: Buffer): string {
+  return createHmac('sha256', key)
+    .update('linkqr webhook secret key id')
+    .digest('hex')
+    .slice(0, 16);
+}
+
 /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`, as receivers verify it. */
 export function signatureHeader(secret: string, body: string, unixSeconds: number): string {
   const mac = createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex');

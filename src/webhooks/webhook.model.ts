@@ -18,6 +18,11 @@ const webhookSchema = new Schema(
     events: { type: [String], required: true },
     /** The signing secret, AES-256-GCM encrypted (see webhook-secret.ts); never shown again. */
     secret: { type: String, required: true },
+    /**
+     * Names the WEBHOOK_SECRET_KEY that encrypted `secret` (keyIdOf): at start the API finds the
+     * webhooks the configured key cannot sign by this field alone. Null on records older than it.
+     */
+    secretKeyId: { type: String, default: null },
     /** When deliveries started failing without a success since; null while healthy. */
     failingSince: { type: Date, default: null },
     disabledAt: { type: Date, default: null },
@@ -28,6 +33,7 @@ const webhookSchema = new Schema(
 );
 webhookSchema.index({ userId: 1, id: -1 });
 webhookSchema.index({ userId: 1, events: 1 });
+webhookSchema.index({ secretKeyId: 1 });
 
 /** One delivery attempt, kept for the owner to inspect (`webhook/:id/deliveries`). */
 const deliverySchema = new Schema(

@@ -5,7 +5,7 @@ import { serviceUnavailable, validation } from '../shared/errors/app-error';
 import { nextId } from '../shared/ids/counter.model';
 import type { PageQuery } from '../shared/http/pagination';
 import { Webhook, WebhookDelivery, type WebhookRecord } from './webhook.model';
-import { encryptSecret, generateWebhookSecret } from './webhook-secret';
+import { encryptSecret, generateWebhookSecret, keyIdOf } from './webhook-secret';
 import { subscribersChanged } from './webhook-subscribers';
 import {
   parseWebhookUrl,
@@ -54,6 +54,7 @@ export async function createWebhook(
     url,
     events: input.events,
     secret: encryptSecret(secret, ctx.secretKey),
+    secretKeyId: keyIdOf(ctx.secretKey),
     createdAt: new Date(),
   });
   await subscribersChanged(ctx.subscribers);
