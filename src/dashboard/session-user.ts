@@ -18,7 +18,7 @@ export const loadSessionUser: RequestHandler = async (req, _res, next) => {
     delete req.session.passwordStamp;
     return next();
   }
-  req.auth = { user };
+  req.auth = { user, session: true };
   next();
 };
 

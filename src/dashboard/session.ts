@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import RedisStore from 'connect-redis';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import session from 'express-session';
 import type { AppDeps } from '../deps';
+import { User } from '../users/user.model';
 
 declare module 'express-session' {
   interface SessionData {
@@ -57,4 +58,14 @@ export function sessionMiddleware(deps: AppDeps): RequestHandler {
       maxAge: dashboard.sessionTtlSeconds * 1000,
     },
   });
+}
+
+/**
+ * After the password changed through this session: the session goes on under the new password,
+ * while every other session, still stamped with the old one, ends at its next request.
+ */
+export async function keepThisSession(req: Request, userId: number): Promise<void> {
+  if (!req.session) return;
+  const updated = await User.findOne({ id: userId }, { passwordHash: 1 }).lean();
+  req.session.passwordStamp = passwordStamp(updated?.passwordHash);
 }
