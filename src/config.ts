@@ -5,6 +5,11 @@ export interface Config {
   readonly env: 'development' | 'production' | 'test';
   readonly port: number;
   readonly publicUrl: string;
+  /**
+   * Where the dashboard answers, when apart from PUBLIC_URL (its own origin, so no visitor page
+   * shares it); unset: on PUBLIC_URL's host.
+   */
+  readonly appUrl: string | undefined;
   /** Unset means: `npm start` runs a local mongod (or, failing that, the in-memory engine). */
   readonly mongodbUri: string | undefined;
   readonly mongodbDbName: string | undefined;
@@ -98,6 +103,9 @@ const schema = Joi.object({
         'any.required': 'PUBLIC_URL is required in production (the origin visitors use)',
       }),
     }),
+  APP_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .empty(''),
   MONGODB_URI: Joi.string().uri({ scheme: ['mongodb', 'mongodb+srv'] }),
   MONGODB_DB: Joi.string().pattern(/^[A-Za-z0-9_-]{1,63}$/),
   MONGOD_BINARY: Joi.string(),
@@ -203,6 +211,15 @@ function parseCorsOrigins(raw: string): string[] {
   });
 }
 
+/** An origin (scheme, host, port), refusing a path, a query or credentials. */
+function originOnly(variable: string, raw: string): string {
+  const url = new URL(raw);
+  if (url.origin === 'null' || url.href.replace(/\/$/, '') !== url.origin) {
+    throw new ConfigError(`${variable}: ${raw} must be an origin such as https://app.example.com`);
+  }
+  return url.origin;
+}
+
 /** Reads and validates the environment once; pure, so tests can build any config they need. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const { error, value } = schema.validate(env, { abortEarly: true, convert: true });
@@ -214,6 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     NODE_ENV: Config['env'];
     PORT: number;
     PUBLIC_URL?: string;
+    APP_URL?: string;
     MONGODB_URI?: string;
     MONGODB_DB?: string;
     MONGOD_BINARY?: string;
@@ -266,6 +284,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     env: v.NODE_ENV,
     port: v.PORT,
     publicUrl,
+    appUrl: v.APP_URL === undefined ? undefined : originOnly('APP_URL', v.APP_URL),
     mongodbUri: v.MONGODB_URI,
     mongodbDbName: v.MONGODB_DB,
     mongodBinary: v.MONGOD_BINARY,

@@ -32,7 +32,7 @@ export function dashboardPages(deps: AppDeps, apiRouteTable: ReadonlySet<string>
     sendPage(res, 200, signInPage({ csrf: csrfToken(req), next }));
   });
   router.post('/signin', ...signIn(deps));
-  router.post('/signout', signOut);
+  router.post('/signout', signOut(deps));
 
   router.use(requireSignedIn);
 

@@ -11,10 +11,28 @@ declare module 'express-session' {
     userId?: number;
     /** Fingerprint of the password the session was opened with (see `passwordStamp`). */
     passwordStamp?: string;
+    /** The host the session was opened on: it is worth nothing on any other (issue 29, M2). */
+    host?: string;
   }
 }
 
-export const SESSION_COOKIE = 'linkqr.sid';
+export interface SessionCookie {
+  name: string;
+  path: string;
+  secure: boolean;
+}
+
+/**
+ * Over https the cookie is `__Host-` prefixed (Secure, Path=/, no Domain: the browser keeps it to
+ * the one host that set it, and no sibling subdomain can plant or overwrite it); over plain http
+ * (a LAN address, a newcomer's localhost) browsers refuse that prefix, so it stays on /app.
+ */
+export function sessionCookie(config: { publicUrl: string; appUrl?: string }): SessionCookie {
+  const secure = (config.appUrl ?? config.publicUrl).startsWith('https:');
+  return secure
+    ? { name: '__Host-linkqr.sid', path: '/', secure }
+    : { name: 'linkqr.sid', path: '/app', secure };
+}
 
 /**
  * A short digest of the stored password hash: when the password changes, every session opened
@@ -29,8 +47,8 @@ export function passwordStamp(passwordHash: string | null | undefined): string {
 
 /**
  * Server-side sessions in Redis under the dashboard's own key prefix. The cookie is HttpOnly,
- * SameSite=Lax, and Secure when PUBLIC_URL is https (behind a TLS proxy, set TRUST_PROXY so
- * Express sees the request as secure).
+ * SameSite=Lax, and `__Host-`/Secure when the dashboard's URL is https (behind a TLS proxy, set
+ * TRUST_PROXY so Express sees the request as secure).
  */
 export function sessionMiddleware(deps: AppDeps): RequestHandler {
   const { config } = deps;
@@ -38,8 +56,9 @@ export function sessionMiddleware(deps: AppDeps): RequestHandler {
   // main.ts loads the stored one; an app built without it (tests) signs with its own.
   const secret =
     deps.sessionSecret ?? dashboard.sessionSecret ?? randomBytes(32).toString('base64url');
+  const cookie = sessionCookie(config);
   return session({
-    name: SESSION_COOKIE,
+    name: cookie.name,
     secret,
     store: new RedisStore({
       client: deps.redis,
@@ -53,8 +72,8 @@ export function sessionMiddleware(deps: AppDeps): RequestHandler {
     cookie: {
       httpOnly: true,
       sameSite: 'lax',
-      secure: config.publicUrl.startsWith('https:'),
-      path: '/app',
+      secure: cookie.secure,
+      path: cookie.path,
       maxAge: dashboard.sessionTtlSeconds * 1000,
     },
   });
