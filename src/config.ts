@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import Joi from 'joi';
 import { mergeRateLimits, parsePlans, PlansConfigError, type Plan } from './plans/plans.config';
 
@@ -28,7 +29,8 @@ export interface Config {
   readonly rateLimitWindowMs: number;
   readonly bodyLimit: string;
   readonly logLevel: string;
-  readonly trustProxy: boolean | number | string;
+  /** Express `trust proxy`: a hop count, a list of addresses/CIDRs, or false. Never `true`. */
+  readonly trustProxy: false | number | string;
   readonly shutdownTimeoutMs: number;
   readonly domainCheck: 'dns' | 'off';
   readonly domainTargets: readonly string[];
@@ -86,6 +88,24 @@ export interface DashboardConfig {
   readonly signInWindowMs: number;
 }
 
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** `10.0.0.1, 10.1.0.0/16, loopback`: each entry an address, a CIDR or one of Express's names. */
+function proxyList(value: string): string {
+  if (value === 'true') {
+    throw new Error(
+      'true would trust any X-Forwarded-For: give the number of proxies in front (e.g. 1) or their addresses or CIDRs',
+    );
+  }
+  const entries = value.split(',').map((s) => s.trim());
+  for (const entry of entries) {
+    if (PROXY_NAMES.has(entry)) continue;
+    const valid = entry.includes('/') ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry);
+    if (!valid) throw new Error(`${entry} is not an address or a CIDR`);
+  }
+  return entries.join(',');
+}
+
 const planMap = Joi.object().pattern(
   Joi.string().min(1),
   Joi.number().integer().min(1).max(1_000_000),
@@ -126,9 +146,17 @@ const schema = Joi.object({
   LOG_LEVEL: Joi.string()
     .valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent')
     .default('info'),
-  TRUST_PROXY: Joi.alternatives(Joi.boolean(), Joi.number().integer().min(0), Joi.string()).default(
-    false,
-  ),
+  // Never `true`: it trusts any X-Forwarded-For, so every per-client limit could be spoofed.
+  TRUST_PROXY: Joi.alternatives(
+    Joi.number().integer().min(0).max(32),
+    Joi.string().valid('false'),
+    Joi.string().custom(proxyList),
+  )
+    .default('false')
+    .messages({
+      'alternatives.match':
+        'TRUST_PROXY must be the number of proxies in front (e.g. 1) or a comma-separated list of their addresses or CIDRs (loopback, linklocal, uniquelocal allowed), never true',
+    }),
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).default(10_000),
   DOMAIN_CHECK: Joi.string().valid('dns', 'off').default('dns'),
   DOMAIN_TARGETS: Joi.string().allow('').default(''),
@@ -244,7 +272,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     RATE_LIMIT_WINDOW_MS: number;
     BODY_LIMIT: string;
     LOG_LEVEL: string;
-    TRUST_PROXY: boolean | number | string;
+    TRUST_PROXY: number | string;
     SHUTDOWN_TIMEOUT_MS: number;
     DOMAIN_CHECK: 'dns' | 'off';
     DOMAIN_TARGETS: string;
@@ -297,7 +325,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitWindowMs: v.RATE_LIMIT_WINDOW_MS,
     bodyLimit: v.BODY_LIMIT,
     logLevel: v.LOG_LEVEL,
-    trustProxy: v.TRUST_PROXY,
+    trustProxy: v.TRUST_PROXY === 'false' ? false : v.TRUST_PROXY,
     shutdownTimeoutMs: v.SHUTDOWN_TIMEOUT_MS,
     domainCheck: v.DOMAIN_CHECK,
     domainTargets: Object.freeze(

@@ -1,5 +1,6 @@
 import type { Request, RequestHandler } from 'express';
-import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
+import { rateLimit } from 'express-rate-limit';
+import { clientKey } from '../shared/http/client-key';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type { AppDeps } from '../deps';
 import { tooManyRequests } from '../shared/errors/app-error';
@@ -65,7 +66,7 @@ export function signInThrottle(deps: AppDeps): RequestHandler[] {
       },
     });
   return [
-    limiter('ip', signInLimitPerIp, (req) => ipKeyGenerator(req.ip ?? 'unknown')),
+    limiter('ip', signInLimitPerIp, clientKey),
     limiter('account', signInLimitPerAccount, accountOf),
   ];
 }
