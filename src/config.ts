@@ -85,6 +85,8 @@ export interface DashboardConfig {
   /** Failed sign-ins allowed per client address, and per account, in one window. */
   readonly signInLimitPerIp: number;
   readonly signInLimitPerAccount: number;
+  /** Sign-in page views (GET and POST) allowed per client address in one window. */
+  readonly signInPageLimitPerIp: number;
   readonly signInWindowMs: number;
 }
 
@@ -187,6 +189,7 @@ const schema = Joi.object({
     .default(12 * 3600),
   SIGNIN_LIMIT_PER_IP: Joi.number().integer().min(1).default(30),
   SIGNIN_LIMIT_PER_ACCOUNT: Joi.number().integer().min(1).default(10),
+  SIGNIN_PAGE_LIMIT_PER_IP: Joi.number().integer().min(1).default(300),
   SIGNIN_WINDOW_MS: Joi.number()
     .integer()
     .min(1000)
@@ -296,6 +299,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     SESSION_TTL_SECONDS: number;
     SIGNIN_LIMIT_PER_IP: number;
     SIGNIN_LIMIT_PER_ACCOUNT: number;
+    SIGNIN_PAGE_LIMIT_PER_IP: number;
     SIGNIN_WINDOW_MS: number;
     LOG_FORMAT: NewcomerConfig['logFormat'];
     GENERATE_SECRETS?: string;
@@ -354,6 +358,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sessionTtlSeconds: v.SESSION_TTL_SECONDS,
       signInLimitPerIp: v.SIGNIN_LIMIT_PER_IP,
       signInLimitPerAccount: v.SIGNIN_LIMIT_PER_ACCOUNT,
+      signInPageLimitPerIp: v.SIGNIN_PAGE_LIMIT_PER_IP,
       signInWindowMs: v.SIGNIN_WINDOW_MS,
     }),
     newcomer: Object.freeze({

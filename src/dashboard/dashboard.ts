@@ -9,11 +9,11 @@ import { requireJsonBody } from '../shared/http/content-type';
 import { jsonBody } from '../shared/http/json-body';
 import { requireWellFormedStrings } from '../shared/http/well-formed';
 import { requireDependencies } from '../shared/infra/dependencies';
-import { requireCsrf } from './csrf';
+import { requireCsrf, statelessCsrf } from './csrf';
 import { dashboardApi, logoUpload } from './dashboard-api';
 import { dashboardPages, pageErrors } from './dashboard.routes';
 import { routeTable } from './route-table';
-import { sessionMiddleware } from './session';
+import { csrfCookie, dashboardSecret, sessionMiddleware } from './session';
 import { sameOriginCalls } from './fetch-metadata';
 import type { ServiceHosts } from '../shared/http/own-host';
 import { loadSessionUser, requireSessionUser } from './session-user';
@@ -66,7 +66,9 @@ export function dashboardRouter(deps: AppDeps, parts: ApiParts): Router {
   );
   // The dashboard's own fetches carry their page as the referrer (see sameOriginCalls).
   router.use(helmet.referrerPolicy({ policy: 'same-origin' }));
-  router.use(sessionMiddleware(deps));
+  const secret = dashboardSecret(deps);
+  router.use(sessionMiddleware(deps, secret));
+  router.use(statelessCsrf(secret, csrfCookie(config), config.dashboard.sessionTtlSeconds * 1000));
   router.use(loadSessionUser);
 
   const api = Router();

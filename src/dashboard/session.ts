@@ -50,12 +50,24 @@ export function passwordStamp(passwordHash: string | null | undefined): string {
  * SameSite=Lax, and `__Host-`/Secure when the dashboard's URL is https (behind a TLS proxy, set
  * TRUST_PROXY so Express sees the request as secure).
  */
-export function sessionMiddleware(deps: AppDeps): RequestHandler {
+/** The dashboard's signing secret: main.ts loads the stored one; an app built without (tests) makes one. */
+export function dashboardSecret(deps: AppDeps): string {
+  return (
+    deps.sessionSecret ??
+    deps.config.dashboard.sessionSecret ??
+    randomBytes(32).toString('base64url')
+  );
+}
+
+/** The anonymous visitor's CSRF cookie, named and scoped as the session cookie is. */
+export function csrfCookie(config: { publicUrl: string; appUrl?: string }): SessionCookie {
+  const cookie = sessionCookie(config);
+  return { ...cookie, name: cookie.name.replace('.sid', '.csrf') };
+}
+
+export function sessionMiddleware(deps: AppDeps, secret: string): RequestHandler {
   const { config } = deps;
   const { dashboard } = config;
-  // main.ts loads the stored one; an app built without it (tests) signs with its own.
-  const secret =
-    deps.sessionSecret ?? dashboard.sessionSecret ?? randomBytes(32).toString('base64url');
   const cookie = sessionCookie(config);
   return session({
     name: cookie.name,

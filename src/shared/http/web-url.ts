@@ -49,6 +49,9 @@ export const WEB_URL_HOST_MESSAGE =
  * RFC 3986 allows), refuses one whose host is not a host name or an address.
  */
 export function cleanUrlHost(value: string, helpers: CustomHelpers<string>): string | ErrorReport {
-  if (value === '' || isWebUrl(value)) return value;
+  const parsed = parse(value);
+  // What is not an http(s) URL at all is `.uri()`'s to name: one message per fault.
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) return value;
+  if (isCleanHost(parsed.hostname)) return value;
   return helpers.message({ custom: WEB_URL_HOST_MESSAGE });
 }
