@@ -23,8 +23,9 @@ export async function resetLinksUsing(
 ): Promise<number> {
   const links = await Link.find({ userId, ...filter }).lean<LinkRecord[]>();
   if (!links.length) return 0;
+  // Only links still using it: one switched to another splash page meanwhile keeps that one.
   await Link.updateMany(
-    { userId, id: { $in: links.map((l) => l.id) } },
+    { userId, ...filter, id: { $in: links.map((l) => l.id) } },
     { $set: { type: 'direct', splashId: null, overlayId: null } },
   );
   await cache.invalidate(links.flatMap(cacheKeysOf));
