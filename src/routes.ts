@@ -10,6 +10,7 @@ import { domainHost } from './domains/domain-host.middleware';
 import { domainsRouter } from './domains/domains.routes';
 import { exportsRouter } from './exports/exports.routes';
 import { firstRunRouter } from './first-run/first-run.routes';
+import { linksBulkRouter } from './links/links-bulk.routes';
 import { linksRouter } from './links/links.routes';
 import { redirectRouter } from './visitor/redirect.routes';
 import { overlaysPublicRouter } from './overlays/overlays.public';
@@ -29,7 +30,13 @@ export function apiRoutes(deps: AppDeps): Router {
   const api = Router();
   api.use(accountRouter(deps));
   api.use(domainsRouter(deps), pixelsRouter(deps), overlaysRouter(deps), splashRouter(deps));
-  api.use(linksRouter(deps), campaignsRouter(deps), channelsRouter(deps), bioRouter(deps));
+  api.use(
+    linksBulkRouter(deps),
+    linksRouter(deps),
+    campaignsRouter(deps),
+    channelsRouter(deps),
+    bioRouter(deps),
+  );
   api.use(qrCodesRouter(deps));
   api.use(statsRouter(deps), exportsRouter(deps), webhooksRouter(deps));
   api.use(usersRouter(deps), plansRouter(deps));
