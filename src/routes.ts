@@ -10,6 +10,8 @@ import { domainHost } from './domains/domain-host.middleware';
 import { domainsRouter } from './domains/domains.routes';
 import { exportsRouter } from './exports/exports.routes';
 import { firstRunRouter } from './first-run/first-run.routes';
+import { createImportQueue } from './imports/imports.jobs';
+import { importsRouter } from './imports/imports.routes';
 import { linksBulkRouter } from './links/links-bulk.routes';
 import { linksRouter } from './links/links.routes';
 import { redirectRouter } from './visitor/redirect.routes';
@@ -40,6 +42,9 @@ export function apiRoutes(deps: AppDeps): Router {
   api.use(qrCodesRouter(deps));
   api.use(statsRouter(deps), exportsRouter(deps), webhooksRouter(deps));
   api.use(usersRouter(deps), plansRouter(deps));
+  api.use(
+    importsRouter(deps, deps.importQueue ?? createImportQueue({ ...deps, connection: deps.redis })),
+  );
   return api;
 }
 

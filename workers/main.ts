@@ -7,6 +7,7 @@ import { onShutdown } from '../src/shared/infra/shutdown';
 import { VisitDrainer } from '../src/visits/visit-drainer';
 import { clicksWebhookHook } from '../src/webhooks/webhook-clicks';
 import { createWebhookEvents } from '../src/webhooks/webhooks.jobs';
+import { startImportWorker } from './imports/import.worker';
 import { startQrRenderWorker } from './qr-render/qr-render.worker';
 import { startRetention } from './retention';
 import { startWebhookWorker } from './webhooks/webhook-delivery.worker';
@@ -63,6 +64,7 @@ async function main(): Promise<void> {
     keys,
     observer: metrics.webhookDeliveries,
   });
+  const importWorker = startImportWorker({ config, logger, keys });
   const retention = startRetention({ visitRetentionDays: config.visitRetentionDays, logger });
   const server = await startWorkerServer({
     port: config.workerPort,
@@ -76,6 +78,7 @@ async function main(): Promise<void> {
     () => server.close(),
     () => qrWorker.close(),
     () => webhookWorker.close(),
+    () => importWorker.close(),
     () => drainer.stop(),
     async () => retention.stop(),
     () => events.close(),
