@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { ImportJob } from '../src/imports/import.model';
+import { sealKey, unsealKey } from '../src/imports/imports.jobs';
 import { Link, type LinkRecord } from '../src/links/link.model';
 import { startTestApp, type TestApp } from './support/app-harness';
 import { pageOf, startFakeSource, type FakeHandler, type FakeSource } from './support/fake-source';
@@ -310,8 +311,7 @@ describe('imports: Shlink, Kutt, Bitly and GemPixel sources against local fakes'
 });
 
 describe('imports: the key sealed into the job', () => {
-  it('is unreadable without the secret key and read back with it', async () => {
-    const { sealKey, unsealKey } = await import('../src/imports/imports.jobs');
+  it('is unreadable without the secret key and read back with it', () => {
     const secret = Buffer.alloc(32, 7);
     const sealed = sealKey(KEY, secret);
     expect(sealed).to.not.include(KEY);
