@@ -307,6 +307,7 @@ describe('QR codes', () => {
         date: details.date,
         status: 'failed',
         reason: 'logo is not a png or jpeg image',
+        style: null,
       });
       const res = await env.image(link);
       expect(res.res.status).to.equal(422);

@@ -81,6 +81,7 @@ describe('QR codes', () => {
           date: res.body.details.date,
           status: res.body.details.status,
           reason: null,
+          style: null,
         },
         data: {
           clicks: 4,

@@ -203,6 +203,7 @@ describe('QR codes', () => {
           date: res.body.details.date,
           status: 'ready',
           reason: null,
+          style: null,
         },
         data: {
           clicks: 0,

@@ -1,6 +1,9 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
 import { QR_FORMATS } from './qr-code.model';
 
+/** The served formats, and `logo`: the logo as placed, kept for drawing PDF and EPS. */
+export const STORED_FORMATS = [...QR_FORMATS, 'logo'] as const;
+
 /**
  * Rendered images, one document per QR code, render version and format: every API replica can
  * serve them, and a re-render writes new documents instead of growing the QR code's own.
@@ -9,7 +12,7 @@ const qrImageSchema = new Schema(
   {
     qrId: { type: Number, required: true },
     renderVersion: { type: Number, required: true },
-    format: { type: String, required: true, enum: QR_FORMATS },
+    format: { type: String, required: true, enum: STORED_FORMATS },
     contentType: { type: String, required: true },
     /** Strong validator: a hash of the bytes, so identical renders share it. */
     etag: { type: String, required: true },
