@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { formatsOf } from './support/qr';
 import { client, DATE_TIME } from './support/http';
 import {
   aliasOf,
@@ -204,6 +205,7 @@ describe('QR codes', () => {
           status: 'ready',
           reason: null,
           style: null,
+          formats: formatsOf(link),
         },
         data: {
           clicks: 0,

@@ -3,6 +3,7 @@ import { formatDateTime } from '../shared/format/dates';
 import { dateTimeJson, idJson, record, urlJson } from '../shared/http/responses';
 import { QR_STATUSES, type QrCodeRecord } from './qr-code.model';
 import { styleSchema } from './design/style';
+import { IMAGE_FORMATS } from './qr-variants';
 
 export function qrLink(publicUrl: string, alias: string): string {
   return `${publicUrl}/qr/${alias}`;
@@ -26,6 +27,9 @@ export function presentQrDetails(qr: QrCodeRecord, scans: number, publicUrl: str
     status: qr.status,
     reason: qr.status === 'failed' ? (qr.failureReason ?? 'rendering failed') : null,
     style: qr.style ?? null,
+    formats: Object.fromEntries(
+      IMAGE_FORMATS.map((format) => [format, `${qrLink(publicUrl, qr.alias)}.${format}`]),
+    ),
   };
 }
 
@@ -46,4 +50,7 @@ export const qrDetailsJson = record({
   style: styleSchema
     .options({ presence: 'optional' })
     .description('the design, as set on create or update; null when plain'),
+  formats: record(Object.fromEntries(IMAGE_FORMATS.map((format) => [format, urlJson]))).description(
+    'the image URL of each format (`.png?size=`, `.pdf?cmyk=1&bleed=3`, `?download=1`)',
+  ),
 });

@@ -66,7 +66,8 @@ function toBuffer(value: unknown): Buffer {
 export async function findImage(
   qrId: number,
   renderVersion: number,
-  format: StoredFormat,
+  /** A stored format, or a variant's key (`png@1024`). */
+  format: StoredFormat | string,
 ): Promise<StoredImage | null> {
   const doc = await QrImage.collection.findOne<QrImageRecord>({ qrId, renderVersion, format });
   if (!doc) return null;

@@ -1,42 +1,17 @@
 import { expect } from 'chai';
 import sharp from 'sharp';
-import {
-  CORNER_SHAPES,
-  DOT_STYLES,
-  FRAME_TYPES,
-  type QrStyle,
-} from '../../src/qr-codes/design/style';
+import type { QrStyle } from '../../src/qr-codes/design/style';
+import { DESIGNS } from '../support/qr-designs';
 import { qrMatrix } from '../../src/qr-codes/design/matrix';
 import { designProblem, logoBudget } from '../../src/qr-codes/design/readability';
 import { plateModules } from '../../src/qr-codes/design/design';
 import { renderQr, type RenderInput } from '../../workers/qr-render/render-qr';
-import { readWithZxing } from '../../workers/qr-render/render-design';
+import { readWithZxing } from '../../src/qr-codes/design/decode';
 import { decodeImage, solidLogo } from '../support/qr';
 
 const black = { r: 0, g: 0, b: 0 };
 const white = { r: 255, g: 255, b: 255 };
 const payload = 'https://linkqr.test/s/Ds9gN2x1';
-
-/** Every design the tests draw: each dots style, corner shape, gradient and frame at least once. */
-export const DESIGNS: Array<[string, QrStyle]> = [
-  ...DOT_STYLES.map((dots): [string, QrStyle] => [`dots ${dots}`, { dots }]),
-  ...CORNER_SHAPES.map((shape): [string, QrStyle] => [
-    `corners ${shape}`,
-    { corners: { frame: { shape, color: '#1a237e' }, ball: { shape, color: 'rgb(136,14,79)' } } },
-  ]),
-  [
-    'a linear gradient',
-    { dots: 'rounded', gradient: { type: 'linear', colors: ['#000000', '#0d47a1'], rotation: 45 } },
-  ],
-  [
-    'a radial gradient',
-    { dots: 'dots', gradient: { type: 'radial', colors: ['#311b92', '#000000', '#004d40'] } },
-  ],
-  ...FRAME_TYPES.map((type): [string, QrStyle] => [
-    `frame ${type}`,
-    { frame: { type, text: 'SCAN ME', color: '#222222' }, dots: 'classy' },
-  ]),
-];
 
 /** ZXing over an image's grey pixels (the second decoder of the tests; jsQR is the first). */
 async function zxingText(bytes: Buffer): Promise<string | null> {
