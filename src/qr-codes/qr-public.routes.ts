@@ -205,7 +205,7 @@ export function qrPublicRouter(deps: AppDeps): Router {
       );
     }
     const format = stored ?? qr.format;
-    let image: StoredImage | null = null;
+    let image: StoredImage | null;
     try {
       image =
         qr.status !== 'ready'
