@@ -3,7 +3,7 @@ import Joi from 'joi';
 import type { AppDeps } from '../deps';
 import { hasVisitorBehaviour, linkParameters } from '../links/link-behaviour.service';
 import { originsOf } from '../links/link-domains';
-import { withParameters } from '../links/link-targeting';
+import { withParameters } from '../links/link-parameters';
 import { shortUrlOf } from '../links/short-url';
 import { endpoint } from '../shared/http/endpoint';
 import {

@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { idJson, mapOf, urlJson } from '../shared/http/responses';
+import type { RuleWhen } from '../visitor/rules/rules.schemas';
 import type { LinkRecord } from './link.model';
 import { linkParameters } from './link-behaviour.service';
 
@@ -16,6 +17,7 @@ export function presentLinkBehaviour(link: LinkRecord) {
       language: r.language,
       link: r.link,
     })),
+    rules: (link.rules ?? []).map((r) => ({ url: r.url ?? '', when: (r.when ?? {}) as RuleWhen })),
     parameters: linkParameters(link),
     metatitle: link.metatitle ?? '',
     metadescription: link.metadescription ?? '',
@@ -55,6 +57,18 @@ export const linkBehaviourJson = {
   geotarget: rules('location'),
   devicetarget: rules('device'),
   languagetarget: rules('language'),
+  rules: Joi.array()
+    .items(
+      Joi.object({
+        url: urlJson,
+        when: Joi.object()
+          .unknown(true)
+          .description(
+            'country, language, device, os, browser, query, ip, after, before, referrer',
+          ),
+      }),
+    )
+    .description('redirect rules in order; the first that matches wins'),
   parameters: Joi.array().items(Joi.object({ name: Joi.string(), value: Joi.string().allow('') })),
   metatitle: Joi.string().allow(''),
   metadescription: Joi.string().allow(''),

@@ -1,5 +1,11 @@
 import Joi from 'joi';
-import { canonicalCountry, canonicalDevice, canonicalLanguage, DEVICES } from './link-targeting';
+import {
+  canonicalCountry,
+  canonicalDevice,
+  canonicalLanguage,
+  DEVICES,
+} from '../visitor/rules/rule-values';
+import { rulesField, type RuleInput } from '../visitor/rules/rules.schemas';
 
 export const LINK_TYPES = ['direct', 'frame', 'splash', 'overlay'] as const;
 export type LinkType = (typeof LINK_TYPES)[number];
@@ -123,6 +129,7 @@ export interface TargetRules {
   geotarget?: Array<{ location: string; link: string }> | null;
   devicetarget?: Array<{ device: string; link: string }> | null;
   languagetarget?: Array<{ language: string; link: string }> | null;
+  rules?: RuleInput[] | null;
 }
 
 /** The link-behaviour fields of `url/add` and `url/:id/update`; `null` clears one on update. */
@@ -146,6 +153,7 @@ export const linkBehaviourFields = {
   geotarget: geotarget.allow(null),
   devicetarget: devicetarget.allow(null),
   languagetarget: languagetarget.allow(null),
+  rules: rulesField.allow(null),
   parameters: parameters.allow(null),
   metatitle: metaText(200),
   metadescription: metaText(500),

@@ -13,7 +13,8 @@ import { verifyPassword } from '../shared/secrets';
 import { linkCacheFor, linkCacheKey, type LinkTarget } from '../links/link-cache';
 import { DEFAULT_DOMAIN_ID } from '../links/link.model';
 import { PasswordGuard } from './password-guard';
-import { ALIAS_SHAPE, decideRedirect, loadLinkTarget } from './redirect';
+import { ALIAS_SHAPE, decideRedirect, destinationOf, loadLinkTarget } from './redirect';
+import { factsOf } from './rules/visitor-facts';
 import { sendLinkGone, sendPasswordForm, sendTooManyAttempts } from '../visitor/redirect.pages';
 import { visitorResponder, wantsPreview } from './visitor.public';
 
@@ -83,7 +84,11 @@ export function redirectRouter(deps: AppDeps): Router {
     // HEAD is what link unfurlers and monitors send: not a visit.
     if (req.method !== 'HEAD') deps.visits.record({ kind: 'link', id: target.id }, req);
     res.statusCode = 302;
-    res.setHeader('Location', target.url);
+    const now = Date.now();
+    res.setHeader(
+      'Location',
+      destinationOf(target, () => factsOf(req, deps.config.countryHeader, now)),
+    );
     res.setHeader('Cache-Control', 'private, no-store');
     res.setHeader('Content-Length', '0');
     res.end();

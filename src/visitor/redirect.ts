@@ -1,8 +1,11 @@
 import { linkParameters, loadVisitorBehaviour } from '../links/link-behaviour.service';
 import type { LinkTarget } from '../links/link-cache';
 import type { LinkRecord } from '../links/link.model';
-import { withParameters } from '../links/link-targeting';
+import { withParameters } from '../links/link-parameters';
 import { findLinkTarget } from '../links/links.service';
+import { compileRules, pickRule } from './rules/rules';
+import type { RuleInput } from './rules/rules.schemas';
+import type { VisitorFacts } from './rules/visitor-facts';
 
 /** Custom aliases are 3-64 of these characters and generated ones 7: nothing else is looked up. */
 export const ALIAS_SHAPE = /^[A-Za-z0-9_-]{3,64}$/;
@@ -41,6 +44,11 @@ const PLAIN_FIELDS = new Set([
   'campaignId',
   'createdAt',
   'updatedAt',
+  // Compiled into the target's rules, which the fast path evaluates itself.
+  'rules',
+  'geotarget',
+  'devicetarget',
+  'languagetarget',
 ]);
 
 function isUnset(value: unknown): boolean {
@@ -63,6 +71,30 @@ export function isDirectRedirect(link: LinkRecord): boolean {
   return true;
 }
 
+/** `rules` then GemPixel's maps, every destination with the link's parameters appended. */
+function rulesOf(link: LinkRecord) {
+  const params = linkParameters(link);
+  const url = (target: string | null | undefined) =>
+    headerSafe(withParameters(target ?? '', params));
+  return compileRules(
+    (link.rules ?? []).map((r) => ({ url: url(r.url), when: r.when as RuleInput['when'] })),
+    {
+      geotarget: (link.geotarget ?? []).map((r) => ({
+        location: r.location ?? '',
+        url: url(r.link),
+      })),
+      devicetarget: (link.devicetarget ?? []).map((r) => ({
+        device: r.device ?? '',
+        url: url(r.link),
+      })),
+      languagetarget: (link.languagetarget ?? []).map((r) => ({
+        language: r.language ?? '',
+        url: url(r.link),
+      })),
+    },
+  );
+}
+
 /** The link's URL carries its `parameters` already, so a direct link with them stays a bare 302. */
 export function toLinkTarget(link: LinkRecord | null): LinkTarget | null {
   if (!link) return null;
@@ -72,7 +104,13 @@ export function toLinkTarget(link: LinkRecord | null): LinkTarget | null {
     expiresAt: link.expiry ? link.expiry.getTime() : null,
     passwordHash: link.passwordHash ?? null,
     direct: isDirectRedirect(link),
+    rules: rulesOf(link),
   };
+}
+
+/** Where this visitor goes: the first matching rule's destination, else the link's URL. */
+export function destinationOf(target: LinkTarget, visitor: () => VisitorFacts): string {
+  return target.rules ? (pickRule(target.rules, visitor()) ?? target.url) : target.url;
 }
 
 /** What the link cache holds for an alias on a domain: the target and its visitor behaviour. */

@@ -77,6 +77,7 @@ export const DIRECT_LINK_FIELDS = {
   geotarget: [],
   devicetarget: [],
   languagetarget: [],
+  rules: [],
   parameters: [],
   metatitle: '',
   metadescription: '',
