@@ -18,6 +18,8 @@ export function presentLinkBehaviour(link: LinkRecord) {
       link: r.link,
     })),
     rules: (link.rules ?? []).map((r) => ({ url: r.url ?? '', when: (r.when ?? {}) as RuleWhen })),
+    maxclicks: link.maxClicks ?? null,
+    expiredurl: link.expiredUrl ?? null,
     parameters: linkParameters(link),
     metatitle: link.metatitle ?? '',
     metadescription: link.metadescription ?? '',
@@ -69,6 +71,12 @@ export const linkBehaviourJson = {
       }),
     )
     .description('redirect rules in order; the first that matches wins'),
+  maxclicks: Joi.number()
+    .integer()
+    .min(1)
+    .allow(null)
+    .description('counted clicks after which the link has expired'),
+  expiredurl: urlJson.allow(null).description('where visitors of an expired link go'),
   parameters: Joi.array().items(Joi.object({ name: Joi.string(), value: Joi.string().allow('') })),
   metatitle: Joi.string().allow(''),
   metadescription: Joi.string().allow(''),

@@ -132,8 +132,14 @@ export interface TargetRules {
   rules?: RuleInput[] | null;
 }
 
+/** Click limit and where an expired link sends its visitors. */
+export interface ExpiryInput {
+  maxclicks?: number | null;
+  expiredurl?: string | null;
+}
+
 /** The link-behaviour fields of `url/add` and `url/:id/update`; `null` clears one on update. */
-export interface LinkBehaviourInput extends TargetRules {
+export interface LinkBehaviourInput extends TargetRules, ExpiryInput {
   type?: TypeChoice;
   splash?: number | null;
   overlay?: number | null;
@@ -154,6 +160,13 @@ export const linkBehaviourFields = {
   devicetarget: devicetarget.allow(null),
   languagetarget: languagetarget.allow(null),
   rules: rulesField.allow(null),
+  maxclicks: Joi.number().integer().min(1).max(MAX_ID).allow(null),
+  expiredurl: Joi.string()
+    .trim()
+    .max(2048)
+    .uri({ scheme: ['http', 'https'] })
+    .allow(null, '')
+    .messages({ 'string.uriCustomScheme': '{{#label}} must be an http or https URL' }),
   parameters: parameters.allow(null),
   metatitle: metaText(200),
   metadescription: metaText(500),

@@ -1,6 +1,7 @@
 import type { AppDeps } from '../deps';
 import { cacheBusFor } from '../shared/cache/cache-bus';
 import { sharedCache, type SharedCache } from '../shared/cache/shared-cache';
+import type { ClickLimitOf } from '../visitor/click-limit';
 import type { CompiledRules } from '../visitor/rules/rules';
 import type { VisitorBehaviour } from './link-behaviour.service';
 
@@ -20,6 +21,10 @@ export interface LinkTarget {
   behaviour?: VisitorBehaviour | null;
   /** The link's rules and GemPixel targeting, compiled once per cached link; null when none. */
   rules?: CompiledRules | null;
+  /** `maxclicks`, with the stored clicks a lost counter restarts from; null when unlimited. */
+  limit?: ClickLimitOf | null;
+  /** Where visitors go once the link has expired (by date or by clicks); null: the 410 page. */
+  expiredUrl?: string | null;
 }
 
 /** Cache key of an alias on a domain (0 is PUBLIC_URL). */

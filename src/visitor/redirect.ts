@@ -3,6 +3,7 @@ import type { LinkTarget } from '../links/link-cache';
 import type { LinkRecord } from '../links/link.model';
 import { withParameters } from '../links/link-parameters';
 import { findLinkTarget } from '../links/links.service';
+import type { Visits } from '../visits/visit-recorder';
 import { compileRules, pickRule } from './rules/rules';
 import type { RuleInput } from './rules/rules.schemas';
 import type { VisitorFacts } from './rules/visitor-facts';
@@ -44,12 +45,10 @@ const PLAIN_FIELDS = new Set([
   'campaignId',
   'createdAt',
   'updatedAt',
-  // Compiled into the target's rules, which the fast path evaluates itself.
-  'rules',
-  'geotarget',
-  'devicetarget',
-  'languagetarget',
 ]);
+
+/** Compiled into the target's rules, which the fast path evaluates itself. */
+const RULE_FIELDS = new Set(['rules', 'geotarget', 'devicetarget', 'languagetarget']);
 
 function isUnset(value: unknown): boolean {
   if (value === null || value === undefined || value === '' || value === false) return true;
@@ -62,13 +61,19 @@ function isUnset(value: unknown): boolean {
  * behaviour added later (a link type, pixels, targeting, a splash page...) keeps its links off
  * the fast path until this list is told that the field is harmless.
  */
-export function isDirectRedirect(link: LinkRecord): boolean {
+export function isDirectRedirect(link: LinkRecord, withRules = true): boolean {
   for (const [field, value] of Object.entries(link)) {
     if (PLAIN_FIELDS.has(field) || isUnset(value)) continue;
+    if (withRules && RULE_FIELDS.has(field)) continue;
     if (field === 'type' && value === 'direct') continue;
     return false;
   }
   return true;
+}
+
+/** Whether every visitor of the link gets `302 Location: url`, rules or no rules. */
+export function isBareRedirect(link: LinkRecord): boolean {
+  return isDirectRedirect(link, false);
 }
 
 /** `rules` then GemPixel's maps, every destination with the link's parameters appended. */
@@ -105,6 +110,8 @@ export function toLinkTarget(link: LinkRecord | null): LinkTarget | null {
     passwordHash: link.passwordHash ?? null,
     direct: isDirectRedirect(link),
     rules: rulesOf(link),
+    limit: null,
+    expiredUrl: link.expiredUrl ? headerSafe(link.expiredUrl) : null,
   };
 }
 
@@ -113,11 +120,29 @@ export function destinationOf(target: LinkTarget, visitor: () => VisitorFacts): 
   return target.rules ? (pickRule(target.rules, visitor()) ?? target.url) : target.url;
 }
 
-/** What the link cache holds for an alias on a domain: the target and its visitor behaviour. */
-export async function loadLinkTarget(domainId: number, alias: string): Promise<LinkTarget | null> {
+/** The stored clicks of a link (the visits module's count). */
+export type StoredClicks = (linkId: number) => Promise<number>;
+
+export function storedClicksOf(visits: Pick<Visits, 'getClickCounts'>): StoredClicks {
+  return async (id) => (await visits.getClickCounts('link', [id])).get(id) ?? 0;
+}
+
+/**
+ * What the link cache holds for an alias on a domain: the target, its visitor behaviour and,
+ * for a link with `maxclicks`, the clicks stored so far.
+ */
+export async function loadLinkTarget(
+  domainId: number,
+  alias: string,
+  storedClicks: StoredClicks,
+): Promise<LinkTarget | null> {
   const link = await findLinkTarget(domainId, alias);
   const target = toLinkTarget(link);
   if (!link || !target) return null;
-  const behaviour = await loadVisitorBehaviour(link);
-  return { ...target, behaviour, direct: target.direct && !behaviour };
+  const [behaviour, stored] = await Promise.all([
+    loadVisitorBehaviour(link),
+    link.maxClicks ? storedClicks(link.id) : 0,
+  ]);
+  const limit = link.maxClicks ? { max: link.maxClicks, stored } : null;
+  return { ...target, behaviour, limit, direct: target.direct && !behaviour };
 }

@@ -78,6 +78,8 @@ export const DIRECT_LINK_FIELDS = {
   devicetarget: [],
   languagetarget: [],
   rules: [],
+  maxclicks: null,
+  expiredurl: null,
   parameters: [],
   metatitle: '',
   metadescription: '',
