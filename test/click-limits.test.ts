@@ -93,6 +93,7 @@ describe('click limits and expired links (issue 24)', () => {
     expect(res.status).to.equal(200);
     expect((await visit(app, `/${link.alias}`, { headers: BROWSER })).status).to.equal(410);
     res = await api.put(`/api/url/${link.id}/update`, { maxclicks: null });
+    expect(res.status).to.equal(200);
     expect((await visit(app, `/${link.alias}`, { headers: BROWSER })).status).to.equal(302);
   });
 
