@@ -167,6 +167,7 @@ export const linkBehaviourFields = {
     .trim()
     .max(2048)
     .uri({ scheme: ['http', 'https'] })
+    .custom(cleanUrlHost)
     .allow(null, '')
     .messages({ 'string.uriCustomScheme': '{{#label}} must be an http or https URL' }),
   parameters: parameters.allow(null),
