@@ -9,6 +9,7 @@ import { deleteDomain } from '../domains/domains.service';
 import { Link } from '../links/link.model';
 import { deleteLink, type LinkInvalidator } from '../links/links.service';
 import { Overlay } from '../overlays/overlay.model';
+import { OverlayResponse } from '../overlays/overlay-response.model';
 import { Pixel } from '../pixels/pixel.model';
 import { QrCode } from '../qr-codes/qr-code.model';
 import { deleteQr, type QrServiceContext } from '../qr-codes/qr-codes.service';
@@ -73,6 +74,8 @@ export async function deleteUserAndContent(
     Campaign.deleteMany({ userId }),
     Pixel.deleteMany({ userId }),
     Overlay.deleteMany({ userId }),
+    // Visitors' names, emails and messages go with the account they were sent to.
+    OverlayResponse.deleteMany({ userId }),
     SplashPage.deleteMany({ userId }),
     ctx.redis.del(`${ctx.keys.rateLimit()}${userRateLimitKey(userId)}`, ...rotators),
   ]);
