@@ -59,6 +59,8 @@ export interface Config {
   /** AES-256-GCM key for webhook secrets at rest; unset: webhooks cannot be added. */
   readonly webhookSecretKey: Buffer | undefined;
   readonly webhookAllowPrivate: boolean;
+  /** Lets import sources live on private or loopback addresses (tests, an intranet instance). */
+  readonly importAllowPrivate: boolean;
   /** First retry delay of a failed webhook delivery; each next one doubles it. */
   readonly webhookRetryDelayMs: number;
   readonly webhookAttempts: number;
@@ -183,6 +185,7 @@ const schema = Joi.object({
     .empty('')
     .messages({ 'string.pattern.base': 'WEBHOOK_SECRET_KEY must be 64 hex characters (32 bytes)' }),
   WEBHOOK_ALLOW_PRIVATE: Joi.string().valid('0', '1', 'true', 'false').default('0'),
+  IMPORT_ALLOW_PRIVATE: Joi.string().valid('0', '1', 'true', 'false').default('0'),
   WEBHOOK_RETRY_DELAY_MS: Joi.number().integer().min(1).default(30_000),
   WEBHOOK_ATTEMPTS: Joi.number().integer().min(1).max(30).default(10),
   SESSION_SECRET: Joi.string().min(32).empty(''),
@@ -297,6 +300,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     VISIT_DRAIN_LINGER_MS: number;
     WEBHOOK_SECRET_KEY?: string;
     WEBHOOK_ALLOW_PRIVATE: string;
+    IMPORT_ALLOW_PRIVATE: string;
     WEBHOOK_RETRY_DELAY_MS: number;
     WEBHOOK_ATTEMPTS: number;
     SESSION_SECRET?: string;
@@ -356,6 +360,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     visitDrainLingerMs: v.VISIT_DRAIN_LINGER_MS,
     webhookSecretKey: v.WEBHOOK_SECRET_KEY ? Buffer.from(v.WEBHOOK_SECRET_KEY, 'hex') : undefined,
     webhookAllowPrivate: v.WEBHOOK_ALLOW_PRIVATE === '1' || v.WEBHOOK_ALLOW_PRIVATE === 'true',
+    importAllowPrivate: v.IMPORT_ALLOW_PRIVATE === '1' || v.IMPORT_ALLOW_PRIVATE === 'true',
     webhookRetryDelayMs: v.WEBHOOK_RETRY_DELAY_MS,
     webhookAttempts: v.WEBHOOK_ATTEMPTS,
     dashboard: Object.freeze({
