@@ -45,7 +45,10 @@ describe('a replica-set election under requests (issue 22, B3)', () => {
 
   it('answers 503 with Retry-After, not 500, for what still fails in the window', async () => {
     const { apiKey } = await createTestUser();
-    mongo.Collection.prototype.find = function (this: mongo.Collection, ...args) {
+    mongo.Collection.prototype.find = function (
+      this: mongo.Collection,
+      ...args: Parameters<typeof realFind>
+    ) {
       if (this.collectionName === 'links') throw notWritablePrimary();
       return realFind.apply(this, args);
     } as typeof realFind;
