@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { canonicalCountry, canonicalDevice, canonicalLanguage, DEVICES } from './link-targeting';
+import { cleanUrlHost } from '../shared/http/web-url';
 
 export const LINK_TYPES = ['direct', 'frame', 'splash', 'overlay'] as const;
 export type LinkType = (typeof LINK_TYPES)[number];
@@ -49,6 +50,7 @@ const targetLink = Joi.string()
   .trim()
   .max(2048)
   .uri({ scheme: ['http', 'https'] })
+  .custom(cleanUrlHost)
   .required()
   .messages({ 'string.uriCustomScheme': '{{#label}} must be an http or https URL' });
 
@@ -154,6 +156,7 @@ export const linkBehaviourFields = {
     .max(2048)
     .allow('')
     .uri({ scheme: ['http', 'https'] })
+    .custom(cleanUrlHost)
     .messages({ 'string.uriCustomScheme': '{{#label}} must be an http or https URL' }),
 };
 

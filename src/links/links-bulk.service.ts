@@ -2,7 +2,13 @@ import { AppError } from '../shared/errors/app-error';
 import { nextId } from '../shared/ids/counter.model';
 import { hashPassword } from '../shared/secrets';
 import { settle, type BulkOutcome } from '../shared/http/bulk';
-import { aliasTaken, allocateAliases, linkAliasScope, type AliasRequest } from './aliases';
+import {
+  aliasTaken,
+  allocateAliases,
+  holdAlias,
+  linkAliasScope,
+  type AliasRequest,
+} from './aliases';
 import { behaviourChanges } from './link-behaviour.service';
 import { resolveRequestedDomain, type LinkDomain } from './link-domains';
 import { DEFAULT_DOMAIN_ID, Link, type LinkRecord } from './link.model';
@@ -80,7 +86,11 @@ export async function insertLinks(
     domainId: draft.domainId,
     alias,
   }));
-  const inserted = docs.length ? await Link.insertMany(docs) : [];
+  const claims = making.map(({ draft, alias }) => ({
+    scope: linkAliasScope(draft.domainId),
+    alias,
+  }));
+  const inserted = docs.length ? await holdAlias(claims, () => Link.insertMany(docs)) : [];
   const links = inserted.map((d) => d.toObject<LinkRecord>());
   await cache.invalidate(links.flatMap((l) => cacheKeysOf(l)));
   const answers: Array<InsertedLink | AppError> = aliases.map((a) =>

@@ -16,6 +16,7 @@ import { PasswordGuard } from './password-guard';
 import { ALIAS_SHAPE, decideRedirect, loadLinkTarget } from './redirect';
 import { sendLinkGone, sendPasswordForm, sendTooManyAttempts } from '../visitor/redirect.pages';
 import { visitorResponder, wantsPreview } from './visitor.public';
+import { clientKey } from '../shared/http/client-key';
 
 /**
  * `GET /:alias`, the hot path: in the steady state it reads only the in-process cache, and the
@@ -120,7 +121,7 @@ export function redirectRouter(deps: AppDeps): Router {
       const decision = decideRedirect(target, Date.now());
       if (decision.kind === 'gone') return sendLinkGone(res);
       if (decision.kind === 'redirect' || !target.passwordHash) return redirect(req, res, target);
-      const ip = req.ip ?? 'unknown';
+      const ip = clientKey(req);
       const wait = await guard.takeAttempt(target.id, ip);
       if (wait > 0) return sendTooManyAttempts(res, wait);
       const body = req.body as Record<string, unknown> | undefined;

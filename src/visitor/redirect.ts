@@ -3,6 +3,7 @@ import type { LinkTarget } from '../links/link-cache';
 import type { LinkRecord } from '../links/link.model';
 import { withParameters } from '../links/link-targeting';
 import { findLinkTarget } from '../links/links.service';
+import { isBeingDeleted } from '../users/user-deletion.model';
 
 /** Custom aliases are 3-64 of these characters and generated ones 7: nothing else is looked up. */
 export const ALIAS_SHAPE = /^[A-Za-z0-9_-]{3,64}$/;
@@ -77,7 +78,9 @@ export function toLinkTarget(link: LinkRecord | null): LinkTarget | null {
 
 /** What the link cache holds for an alias on a domain: the target and its visitor behaviour. */
 export async function loadLinkTarget(domainId: number, alias: string): Promise<LinkTarget | null> {
-  const link = await findLinkTarget(domainId, alias);
+  const found = await findLinkTarget(domainId, alias);
+  // A user whose deletion has not finished yet: their links are gone already.
+  const link = found && !(await isBeingDeleted(found.userId)) ? found : null;
   const target = toLinkTarget(link);
   if (!link || !target) return null;
   const behaviour = await loadVisitorBehaviour(link);
