@@ -37,7 +37,9 @@ export interface QrServiceContext {
 
 /** The QR service's context as the API builds it from the app's dependencies. */
 export function qrServiceContext(
-  deps: Pick<AppDeps, 'config' | 'qrQueue' | 'logger' | 'visits' | 'redis' | 'keys' | 'cacheClock'>,
+  deps: Pick<AppDeps, 'config' | 'qrQueue' | 'logger' | 'redis' | 'keys' | 'cacheClock'> & {
+    visits: QrServiceContext['visits'];
+  },
 ): QrServiceContext {
   const { config } = deps;
   return {
