@@ -6,6 +6,7 @@ import {
   DEVICES,
 } from '../visitor/rules/rule-values';
 import { rulesField, type RuleInput } from '../visitor/rules/rules.schemas';
+import { cleanUrlHost } from '../shared/http/web-url';
 
 export const LINK_TYPES = ['direct', 'frame', 'splash', 'overlay'] as const;
 export type LinkType = (typeof LINK_TYPES)[number];
@@ -55,6 +56,7 @@ const targetLink = Joi.string()
   .trim()
   .max(2048)
   .uri({ scheme: ['http', 'https'] })
+  .custom(cleanUrlHost)
   .required()
   .messages({ 'string.uriCustomScheme': '{{#label}} must be an http or https URL' });
 
@@ -182,6 +184,7 @@ export const linkBehaviourFields = {
     .trim()
     .max(2048)
     .uri({ scheme: ['http', 'https'] })
+    .custom(cleanUrlHost)
     .allow(null, '')
     .messages({ 'string.uriCustomScheme': '{{#label}} must be an http or https URL' }),
   parameters: parameters.allow(null),
@@ -192,6 +195,7 @@ export const linkBehaviourFields = {
     .max(2048)
     .allow('')
     .uri({ scheme: ['http', 'https'] })
+    .custom(cleanUrlHost)
     .messages({ 'string.uriCustomScheme': '{{#label}} must be an http or https URL' }),
 };
 

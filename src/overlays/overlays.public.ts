@@ -15,6 +15,7 @@ import { assertMongoUp } from '../shared/infra/dependencies';
 import { contactTokenValid } from './contact-token';
 import { storeContactResponse } from './overlay-responses.service';
 import { contactFormSchema, type ContactForm } from './overlays.schemas';
+import { clientKey } from '../shared/http/client-key';
 
 // The form is checked in the handler (after the link is known), so the declaration has no body.
 const contactEndpoint = endpoint({
@@ -50,7 +51,7 @@ export function overlaysPublicRouter(deps: AppDeps): Router {
   const router = Router();
 
   async function underLimit(overlayId: number, req: Request): Promise<void> {
-    const key = deps.keys.key('overlays', 'contact', overlayId, hash(req.ip ?? 'unknown'));
+    const key = deps.keys.key('overlays', 'contact', overlayId, hash(clientKey(req)));
     // A fixed window from the first message: created with its expiry, then counted.
     const replies = (await deps.redis
       .multi()

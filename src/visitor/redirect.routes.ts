@@ -23,6 +23,7 @@ import {
 } from './redirect';
 import { sendLinkGone, sendPasswordForm, sendTooManyAttempts } from '../visitor/redirect.pages';
 import { visitorResponder, wantsPreview } from './visitor.public';
+import { clientKey } from '../shared/http/client-key';
 
 /**
  * `GET /:alias`, the hot path: in the steady state it reads only the in-process cache, and the
@@ -154,7 +155,7 @@ export function redirectRouter(deps: AppDeps): Router {
       const decision = decideRedirect(target, Date.now());
       if (decision.kind === 'gone') return expired(res, target);
       if (decision.kind === 'redirect' || !target.passwordHash) return redirect(req, res, target);
-      const ip = req.ip ?? 'unknown';
+      const ip = clientKey(req);
       const wait = await guard.takeAttempt(target.id, ip);
       if (wait > 0) return sendTooManyAttempts(res, wait);
       const body = req.body as Record<string, unknown> | undefined;

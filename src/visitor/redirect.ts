@@ -3,6 +3,7 @@ import type { LinkTarget } from '../links/link-cache';
 import type { LinkRecord } from '../links/link.model';
 import { withParameters } from '../links/link-parameters';
 import { findLinkTarget } from '../links/links.service';
+import { isBeingDeleted } from '../users/user-deletion.model';
 import type { Visits } from '../visits/visit-recorder';
 import { compileRules, pickRule } from './rules/rules';
 import type { RuleInput } from './rules/rules.schemas';
@@ -175,7 +176,9 @@ export async function loadLinkTarget(
   alias: string,
   storedClicks: StoredClicks,
 ): Promise<LinkTarget | null> {
-  const link = await findLinkTarget(domainId, alias);
+  const found = await findLinkTarget(domainId, alias);
+  // A user whose deletion has not finished yet: their links are gone already.
+  const link = found && !(await isBeingDeleted(found.userId)) ? found : null;
   const target = toLinkTarget(link);
   if (!link || !target) return null;
   const [behaviour, stored] = await Promise.all([
