@@ -2,7 +2,7 @@ import express, { Router, type ErrorRequestHandler, type Request } from 'express
 import type { AppDeps } from '../deps';
 import { linkCacheFor, linkCacheKey } from '../links/link-cache';
 import { DEFAULT_DOMAIN_ID } from '../links/link.model';
-import { ALIAS_SHAPE, decideRedirect, loadLinkTarget } from '../visitor/redirect';
+import { ALIAS_SHAPE, decideRedirect, loadLinkTarget, storedClicksOf } from '../visitor/redirect';
 import { contactAnswerPage } from '../visitor/visitor-pages';
 import { sendVisitorPage } from '../visitor/visitor.public';
 import { AppError, notFound, tooManyRequests, validation } from '../shared/errors/app-error';
@@ -109,7 +109,7 @@ export function overlaysPublicRouter(deps: AppDeps): Router {
       const domainId = brandedDomainOf(res)?.id ?? DEFAULT_DOMAIN_ID;
       const target = await cache.get(linkCacheKey(domainId, alias), async () => {
         assertMongoUp();
-        return loadLinkTarget(domainId, alias);
+        return loadLinkTarget(domainId, alias, storedClicksOf(deps.visits));
       });
       const behaviour = target?.behaviour;
       const overlay = behaviour?.type === 'overlay' ? behaviour.overlay : null;
