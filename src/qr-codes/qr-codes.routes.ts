@@ -70,15 +70,10 @@ export function qrCodesRouter(deps: AppDeps): Router {
     sendData(res, { details: presentQrDetails(qr, data.clicks, config.publicUrl), data });
   });
 
-  router.post(
-    '/qr/add',
-    api.add,
-    withinPlan(config.plans, 'maxQrCodes', QrCode),
-    async (req, res) => {
-      const qr = await createQr(currentUser(req).id, req.body as QrCreate, ctx);
-      sendCreated(res, { id: qr.id, link: qrLink(config.publicUrl, qr.alias) });
-    },
-  );
+  router.post('/qr/add', api.add, withinPlan(deps, 'maxQrCodes', QrCode), async (req, res) => {
+    const qr = await createQr(currentUser(req).id, req.body as QrCreate, ctx);
+    sendCreated(res, { id: qr.id, link: qrLink(config.publicUrl, qr.alias) });
+  });
 
   router.put('/qr/:id/update', api.update, async (req, res) => {
     await updateQr(currentUser(req).id, Number(req.params.id), req.body as QrUpdate, ctx);
