@@ -40,6 +40,9 @@ const PLAIN_FIELDS = new Set([
   'parameters',
   'expiry',
   'campaignId',
+  // Counted and searched, never shown to a visitor.
+  'clicks',
+  'searchKeys',
   'createdAt',
   'updatedAt',
 ]);
