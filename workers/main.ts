@@ -10,6 +10,7 @@ import { VisitDrainer } from '../src/visits/visit-drainer';
 import { deleteVisits } from '../src/visits/visits.service';
 import { clicksWebhookHook } from '../src/webhooks/webhook-clicks';
 import { createWebhookEvents } from '../src/webhooks/webhooks.jobs';
+import { startImportWorker } from './imports/import.worker';
 import { startQrRenderWorker } from './qr-render/qr-render.worker';
 import { startRetention } from './retention';
 import { startWebhookWorker } from './webhooks/webhook-delivery.worker';
@@ -66,6 +67,7 @@ async function main(): Promise<void> {
     keys,
     observer: metrics.webhookDeliveries,
   });
+  const importWorker = startImportWorker({ config, logger, keys });
   // Finishing a user deletion that stopped halfway goes through the same services as the API;
   // on the events connection, since the drainer blocks on `redis`.
   const qrQueue = createQrRenderQueue({ connection: eventsRedis, keys, logger });
@@ -93,6 +95,7 @@ async function main(): Promise<void> {
     () => server.close(),
     () => qrWorker.close(),
     () => webhookWorker.close(),
+    () => importWorker.close(),
     () => drainer.stop(),
     async () => retention.stop(),
     () => qrQueue.close(),

@@ -20,7 +20,7 @@ import {
   type RotatorMember,
 } from './campaign-cache';
 import { linkCacheFor, linkCacheKey, type LinkTarget } from '../links/link-cache';
-import { loadLinkTarget } from '../visitor/redirect';
+import { loadLinkTarget, storedClicksOf } from '../visitor/redirect';
 import { presentPublicList, publicListJson } from './campaigns.presenter';
 import { SLUG_PATTERN } from './campaigns.schemas';
 import {
@@ -64,6 +64,7 @@ export function campaignsPublicRouter(deps: AppDeps): Router {
   const slugs = campaignCacheFor(deps);
   const rotators = rotatorCacheFor(deps);
   const links = linkCacheFor(deps);
+  const storedClicks = storedClicksOf(deps.visits);
   const router = Router();
 
   router.get('/r/:slug', pages.rotator, async (req, res) => {
@@ -78,7 +79,9 @@ export function campaignsPublicRouter(deps: AppDeps): Router {
     const live: Array<{ member: RotatorMember; target: LinkTarget }> = [];
     for (const member of members) {
       const key = linkCacheKey(member.domainId, member.alias);
-      const target = await links.get(key, () => loadLinkTarget(member.domainId, member.alias));
+      const target = await links.get(key, () =>
+        loadLinkTarget(member.domainId, member.alias, storedClicks),
+      );
       if (target?.id === member.id && (target.expiresAt === null || target.expiresAt > now)) {
         live.push({ member, target });
       }
@@ -91,8 +94,8 @@ export function campaignsPublicRouter(deps: AppDeps): Router {
     if (!picked) return sendPublicNotFound(res, req.path);
     const { member, target } = picked;
     res.setHeader('Cache-Control', 'private, no-store');
-    if (!target.direct) {
-      // The visitor meets the link's password form or its pages; the click is counted there.
+    if (!target.direct || target.rules || target.limit) {
+      // The visitor meets the link's password form, pages, rules or limit: the click is counted there.
       return res.redirect(302, shortUrlOf(member, await originsOf([member]), publicUrl));
     }
     if (req.method !== 'HEAD') deps.visits.record({ kind: 'link', id: member.id }, req);

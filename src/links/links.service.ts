@@ -50,6 +50,18 @@ async function orphansWithAlias(alias: string): Promise<LinkRecord[]> {
   return branded.filter((l) => !origins.has(l.domainId));
 }
 
+/** Which of these aliases a link of a deleted branded domain still answers on PUBLIC_URL. */
+export async function aliasesHeldByOrphans(aliases: readonly string[]): Promise<Set<string>> {
+  if (!aliases.length) return new Set();
+  const branded = await Link.find({
+    alias: { $in: [...new Set(aliases)] },
+    domainId: { $ne: DEFAULT_DOMAIN_ID },
+  }).lean<LinkRecord[]>();
+  if (!branded.length) return new Set();
+  const origins = await originsOf(branded);
+  return new Set(branded.filter((l) => !origins.has(l.domainId)).map((l) => l.alias));
+}
+
 /**
  * Claims a custom or random alias on a domain (see aliases.ts); 409 when ever used there. The
  * claim is pending until `holdAlias` stores the link.
