@@ -30,11 +30,38 @@ export async function connectMongo(
   });
 }
 
-/** Builds every model's declared indexes (unique constraints included). */
+/**
+ * Builds every model's declared indexes (unique constraints included). The migration step runs
+ * it (`db:migrate`, and `npm start` before it starts the API and the worker); API and worker
+ * processes only verify (`missingIndexes`), so many replicas starting together on a large
+ * database never queue index builds.
+ */
 export async function ensureIndexes(): Promise<void> {
   for (const model of Object.values(mongoose.models)) {
     await model.createIndexes();
   }
+}
+
+/** The declared indexes the database lacks, as `collection {keys}`; one listIndexes per model. */
+export async function missingIndexes(): Promise<string[]> {
+  const missing: string[] = [];
+  for (const model of Object.values(mongoose.models)) {
+    const existing = await model.collection
+      .listIndexes()
+      .toArray()
+      .catch((err: unknown) => {
+        // A collection nothing was written to yet has no indexes at all.
+        if ((err as { code?: unknown }).code === 26) return [];
+        throw err;
+      });
+    const have = new Set(existing.map((i) => JSON.stringify(i.key)));
+    for (const [keys] of model.schema.indexes()) {
+      if (!have.has(JSON.stringify(keys))) {
+        missing.push(`${model.collection.collectionName} ${JSON.stringify(keys)}`);
+      }
+    }
+  }
+  return missing;
 }
 
 export async function pingMongo(): Promise<void> {
