@@ -52,7 +52,9 @@ export async function openDatabase(
     embedded = await startLocalEngine(config, logger);
     uri = embedded.uri;
   }
-  await connectMongo(uri, config.mongodbDbName);
+  await connectMongo(uri, config.mongodbDbName, {
+    analyticsReadPreference: config.mongodbReadPreference,
+  });
   // An engine of this process's own is new and this process its only user: it builds them.
   if (embedded) await ensureIndexes();
   else if (indexes === 'verify') await verifyIndexes(logger);

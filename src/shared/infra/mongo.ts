@@ -1,4 +1,5 @@
 import mongoose from 'mongoose';
+import type { ReadPreference } from '../../config';
 
 // The embedded engine lacks the `create` and `listCollections` commands: collections are created
 // by their first insert, and indexes are built explicitly by `syncIndexes` below.
@@ -8,11 +9,23 @@ mongoose.set('autoIndex', false);
 mongoose.set('bufferCommands', false);
 mongoose.set('strictQuery', true);
 
+let analyticsReads: ReadPreference = 'primary';
+
+/**
+ * Where statistics and exports read (MONGODB_READ_PREFERENCE): they tolerate a replica's lag of
+ * a second or two, so on a replica set they can spare the primary. Everything else reads the
+ * primary: a write must be seen by the next request.
+ */
+export function analyticsReadPreference(): ReadPreference {
+  return analyticsReads;
+}
+
 export async function connectMongo(
   uri: string,
   dbName?: string,
-  options: { monitorCommands?: boolean } = {},
+  options: { monitorCommands?: boolean; analyticsReadPreference?: ReadPreference } = {},
 ): Promise<typeof mongoose> {
+  analyticsReads = options.analyticsReadPreference ?? 'primary';
   return mongoose.connect(uri, {
     dbName,
     // Command events: the query-plan test reads every query a request sends (test/support).
