@@ -34,6 +34,9 @@ export async function connectMongo(
     // still fails answers 503 with Retry-After (shared/errors/infra-errors.ts).
     retryReads: true,
     retryWrites: true,
+    // Acknowledged by a majority of the replica set and journaled: a click counted, a key
+    // rotated or an audit entry written survives the primary's loss (docs/scaling.md).
+    writeConcern: { w: 'majority', journal: true },
     serverSelectionTimeoutMS: 3000,
     // Also the driver's heartbeat timeout: a monitor check that times out drops the server and
     // interrupts every operation in flight. At 3 s a saturated engine sharing one core with the
