@@ -28,6 +28,8 @@ const linkSchema = new Schema(
     languagetarget: { type: [{ _id: false, language: String, link: String }], default: [] },
     /** Redirect rules in order (see src/visitor/rules/rules.schemas.ts). */
     rules: { type: [{ _id: false, url: String, when: Schema.Types.Mixed }], default: [] },
+    /** A/B split: integer weights adding up to 100. */
+    variants: { type: [{ _id: false, url: String, weight: Number }], default: [] },
     /** Counted clicks after which the link has expired; null: no limit. */
     maxClicks: { type: Number, default: null },
     /** Where visitors of an expired link go (by date or by clicks); null: the 410 page. */

@@ -12,6 +12,8 @@ const storedVisitSchema = new Schema(
     os: { type: String, required: true },
     social: { type: String, default: null },
     bot: { type: Boolean, required: true },
+    /** The A/B variant's URL, for links with variants. */
+    variant: { type: String },
   },
   { _id: false },
 );
