@@ -114,11 +114,20 @@ export async function confirmAlias(scope: string, alias: string): Promise<void> 
   );
 }
 
+/** The claims' aliases per scope: one write per scope, whatever their number. */
+function byScope(claims: readonly AliasClaim[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const { scope, alias } of claims) out.set(scope, [...(out.get(scope) ?? []), alias]);
+  return out;
+}
+
 /** Gives back pending claims whose record was not stored (a confirmed one is never released). */
 export async function releaseAliases(claims: readonly AliasClaim[]): Promise<void> {
   await Promise.all(
-    claims.map(({ scope, alias }) =>
-      AliasReservation.deleteOne({ scope, alias, state: 'pending' }).catch(() => undefined),
+    [...byScope(claims)].map(([scope, aliases]) =>
+      AliasReservation.deleteMany({ scope, alias: { $in: aliases }, state: 'pending' }).catch(
+        () => undefined,
+      ),
     ),
   );
 }
@@ -138,7 +147,14 @@ export async function holdAlias<T>(
     await releaseAliases(claims);
     throw err;
   }
-  await Promise.all(claims.map(({ scope, alias }) => confirmAlias(scope, alias)));
+  await Promise.all(
+    [...byScope(claims)].map(([scope, aliases]) =>
+      AliasReservation.updateMany(
+        { scope, alias: { $in: aliases } },
+        { $set: { state: 'taken' }, $unset: { claimedAt: 1 } },
+      ),
+    ),
+  );
   return result;
 }
 
