@@ -1,5 +1,11 @@
 import Joi from 'joi';
-import { canonicalCountry, canonicalDevice, canonicalLanguage, DEVICES } from './link-targeting';
+import {
+  canonicalCountry,
+  canonicalDevice,
+  canonicalLanguage,
+  DEVICES,
+} from '../visitor/rules/rule-values';
+import { rulesField, type RuleInput } from '../visitor/rules/rules.schemas';
 import { cleanUrlHost } from '../shared/http/web-url';
 
 export const LINK_TYPES = ['direct', 'frame', 'splash', 'overlay'] as const;
@@ -125,10 +131,18 @@ export interface TargetRules {
   geotarget?: Array<{ location: string; link: string }> | null;
   devicetarget?: Array<{ device: string; link: string }> | null;
   languagetarget?: Array<{ language: string; link: string }> | null;
+  rules?: RuleInput[] | null;
+}
+
+/** Click limit and where an expired link sends its visitors; A/B variants. */
+export interface ExpiryInput {
+  variants?: Array<{ url: string; weight: number }> | null;
+  maxclicks?: number | null;
+  expiredurl?: string | null;
 }
 
 /** The link-behaviour fields of `url/add` and `url/:id/update`; `null` clears one on update. */
-export interface LinkBehaviourInput extends TargetRules {
+export interface LinkBehaviourInput extends TargetRules, ExpiryInput {
   type?: TypeChoice;
   splash?: number | null;
   overlay?: number | null;
@@ -148,6 +162,31 @@ export const linkBehaviourFields = {
   geotarget: geotarget.allow(null),
   devicetarget: devicetarget.allow(null),
   languagetarget: languagetarget.allow(null),
+  rules: rulesField.allow(null),
+  variants: Joi.array()
+    .items(
+      Joi.object({
+        url: targetLink,
+        weight: Joi.number().integer().min(1).max(100).required(),
+      }),
+    )
+    .min(2)
+    .max(10)
+    .unique('url')
+    .custom((value: Array<{ weight: number }>, helpers) =>
+      value.reduce((sum, v) => sum + v.weight, 0) === 100
+        ? value
+        : helpers.message({ custom: '{{#label}} weights must add up to 100' }),
+    )
+    .allow(null),
+  maxclicks: Joi.number().integer().min(1).max(MAX_ID).allow(null),
+  expiredurl: Joi.string()
+    .trim()
+    .max(2048)
+    .uri({ scheme: ['http', 'https'] })
+    .custom(cleanUrlHost)
+    .allow(null, '')
+    .messages({ 'string.uriCustomScheme': '{{#label}} must be an http or https URL' }),
   parameters: parameters.allow(null),
   metatitle: metaText(200),
   metadescription: metaText(500),
