@@ -57,6 +57,21 @@ describe('URL hosts users give are host names or addresses', () => {
     expect(splash.body).to.deep.include({ error: 1, message: `image ${HOST_MESSAGE}` });
   });
 
+  it('refuses such a host as a rule destination and an expired-link destination', async () => {
+    const rule = await api.post('/api/url/add', {
+      url: 'https://example.com/',
+      rules: [{ url: 'https://x;script-src/', when: { country: ['DE'] } }],
+    });
+    expect(rule.status).to.equal(422);
+    expect(rule.body).to.deep.include({ error: 1, message: `rules[0].url ${HOST_MESSAGE}` });
+    const expired = await api.post('/api/url/add', {
+      url: 'https://example.com/',
+      expiredurl: 'https://x;frame-ancestors/',
+    });
+    expect(expired.status).to.equal(422);
+    expect(expired.body).to.deep.include({ error: 1, message: `expiredurl ${HOST_MESSAGE}` });
+  });
+
   it('refuses a retargeting pixel whose tag is a URL with such a host (422)', async () => {
     const res = await api.post('/api/pixel/add', {
       type: 'retargetpixel',

@@ -1,3 +1,4 @@
+import { cleanUrlHost } from '../../shared/http/web-url';
 import ipaddr from 'ipaddr.js';
 import Joi from 'joi';
 import { parseDateTimeInput } from '../../shared/http/date-input';
@@ -118,6 +119,7 @@ const destination = Joi.string()
   .trim()
   .max(2048)
   .uri({ scheme: ['http', 'https'] })
+  .custom(cleanUrlHost)
   .messages({ 'string.uriCustomScheme': '{{#label}} must be an http or https URL' });
 
 /** `rules`: ordered, first match wins; `null` or `[]` clears them on update. */
