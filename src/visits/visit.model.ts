@@ -40,6 +40,8 @@ const visitBucketSchema = new Schema(
 );
 visitBucketSchema.index({ kind: 1, targetId: 1, from: -1 });
 visitBucketSchema.index({ entryIds: 1 });
+// The retention sweep's filter and sort (visit-retention.ts).
+visitBucketSchema.index({ to: 1 });
 
 /** Running totals of one link or QR code (`_id` = `kind:id`), updated with `$inc`. */
 const visitTotalSchema = new Schema(
