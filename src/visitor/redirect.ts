@@ -48,7 +48,7 @@ const PLAIN_FIELDS = new Set([
   'campaignId',
   'createdAt',
   'updatedAt',
-  // Bookkeeping for the API and dashboard (click total, search keys), never seen by a visitor.
+  // Bookkeeping for the list's sort and the dashboard's search, never seen by a visitor.
   'clicks',
   'searchKeys',
 ]);
