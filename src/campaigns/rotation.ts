@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../shared/infra/redis-connections';
 import type { LinkRecord } from '../links/link.model';
 import type { RedisKeys } from '../shared/infra/redis-keys';
 
@@ -12,7 +12,7 @@ export function rotatorCounterKey(keys: RedisKeys, campaignId: number): string {
  * process takes its turn from the same sequence. Expired links are skipped.
  */
 export async function pickInRotation(
-  redis: Redis,
+  redis: RedisClient,
   counterKey: string,
   links: LinkRecord[],
   now: Date,

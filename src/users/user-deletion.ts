@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../shared/infra/redis-connections';
 import { Bio } from '../bio/bio.model';
 import { deleteBioPage } from '../bio/bio.service';
 import { Campaign } from '../campaigns/campaign.model';
@@ -24,7 +24,7 @@ import { deleteWebhook } from '../webhooks/webhooks.service';
 import { User } from './user.model';
 
 export interface UserDeletionContext {
-  redis: Redis;
+  redis: RedisClient;
   keys: RedisKeys;
   apiKeys: Invalidator;
   links: LinkInvalidator;
@@ -74,7 +74,10 @@ export async function deleteUserAndContent(
     Pixel.deleteMany({ userId }),
     Overlay.deleteMany({ userId }),
     SplashPage.deleteMany({ userId }),
-    ctx.redis.del(`${ctx.keys.rateLimit()}${userRateLimitKey(userId)}`, ...rotators),
+    // One DEL per key: on a cluster they live in different slots.
+    ...[`${ctx.keys.rateLimit()}${userRateLimitKey(userId)}`, ...rotators].map((k) =>
+      ctx.redis.del(k),
+    ),
   ]);
   await ctx.campaignSlugs.invalidate(campaigns.flatMap((c) => (c.slug ? [c.slug] : [])));
 }
