@@ -6,7 +6,11 @@ import { apiKeyCacheFor, type ApiKeyCache } from '../users/api-key-cache';
 import type { UserRecord } from '../users/user.model';
 import { findUserByApiKeyHash } from '../users/users.service';
 
-export type AuthState = { user: UserRecord } | { failure: string };
+/**
+ * `session`: the caller is a signed-in dashboard session rather than an API key (a key is the
+ * account's whole credential; a session is not, so some changes ask it for the password again).
+ */
+export type AuthState = { user: UserRecord; session?: boolean } | { failure: string };
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -62,6 +66,11 @@ export const requireAuth: RequestHandler = (req, _res, next) => {
 export function currentUser(req: Request): UserRecord {
   if (!req.auth || !('user' in req.auth)) throw unauthorized('Unauthorized');
   return req.auth.user;
+}
+
+/** Whether the request is a dashboard session's (not an API key's). */
+export function viaSession(req: Request): boolean {
+  return Boolean(req.auth && 'user' in req.auth && req.auth.session);
 }
 
 /** Routes of GemPixel's admin API: any valid key gets past auth, only an administrator's further. */

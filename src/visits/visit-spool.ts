@@ -3,7 +3,7 @@ import type { RedisClient } from '../shared/infra/redis-connections';
 import type { Logger } from 'pino';
 import type { RedisKeys } from '../shared/infra/redis-keys';
 import { isMongoUp } from '../shared/infra/dependencies';
-import { applyVisits, BatchClock } from './visit-apply';
+import { applyVisits, BatchClock, type QueuedVisit } from './visit-apply';
 import {
   DEFAULT_VISIT_PARTITIONS,
   encodeVisit,
@@ -43,6 +43,12 @@ const LOSS_LOG_EVERY_MS = 10_000;
  */
 export class VisitSpool {
   private queue: CapturedVisit[] = [];
+  /**
+   * The front of the queue once an apply step into MongoDB failed with it, under the entry ids
+   * it was stored with: it may be stored and counted in part, so it is retried into MongoDB, as
+   * a redelivery, and never handed to Redis, where it would be counted again under new ids.
+   */
+  private halfApplied: QueuedVisit[] | undefined;
   private lost = 0;
   private lossLoggedAt = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -71,7 +77,7 @@ export class VisitSpool {
   }
 
   stats(): VisitSpoolStats {
-    return { spooled: this.queue.length, lost: this.lost };
+    return { spooled: this.queue.length + (this.halfApplied?.length ?? 0), lost: this.lost };
   }
 
   /** Flushes until empty or until neither Redis nor MongoDB takes a batch. */
@@ -85,18 +91,20 @@ export class VisitSpool {
     clearTimeout(this.timer);
     this.timer = undefined;
     await this.flush();
-    if (this.queue.length > 0) {
-      this.lost += this.queue.length;
+    const left = this.queue.length + (this.halfApplied?.length ?? 0);
+    if (left > 0) {
+      this.lost += left;
       this.options.logger.error(
-        { lost: this.queue.length },
+        { lost: left },
         'spooled clicks lost at shutdown: neither Redis nor MongoDB took them',
       );
       this.queue = [];
+      this.halfApplied = undefined;
     }
   }
 
   private schedule(): void {
-    if (this.timer || this.queue.length === 0) return;
+    if (this.timer || (this.queue.length === 0 && !this.halfApplied)) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.flush().finally(() => this.schedule());
@@ -115,6 +123,10 @@ export class VisitSpool {
   }
 
   private async flushAll(): Promise<void> {
+    if (this.halfApplied) {
+      if (!(await this.applyToMongo(this.halfApplied, true))) return;
+      this.halfApplied = undefined;
+    }
     while (this.queue.length > 0) {
       const batch = this.queue.slice(0, this.batchSize);
       const queued = await this.toRedis(batch);
@@ -125,6 +137,7 @@ export class VisitSpool {
       const taken = await this.toMongo(batch);
       if (taken === 0) return;
       this.queue.splice(0, taken);
+      if (this.halfApplied) return;
     }
   }
 
@@ -158,18 +171,26 @@ export class VisitSpool {
   }
 
   private async toMongo(batch: CapturedVisit[]): Promise<number> {
-    const { redis, keys, logger } = this.options;
     if (!(this.options.mongoUp ?? isMongoUp)()) return 0;
     const queued = batch.map((visit) => {
       this.sequence += 1;
       return { entryId: `${this.origin}-${this.sequence}`, visit };
     });
+    if (await this.applyToMongo(queued, false)) return batch.length;
+    // Out of the queue, so Redis never gets it; the next flush finishes it in MongoDB.
+    this.halfApplied = queued;
+    return batch.length;
+  }
+
+  private async applyToMongo(queued: QueuedVisit[], mayBeRedelivered: boolean): Promise<boolean> {
+    const { redis, keys, logger } = this.options;
+    if (!(this.options.mongoUp ?? isMongoUp)()) return false;
     try {
-      await applyVisits(queued, redis, keys, { clock: this.clock });
-      return batch.length;
+      await applyVisits(queued, redis, keys, { clock: this.clock, mayBeRedelivered });
+      return true;
     } catch (err) {
       logger.warn({ err: (err as Error).message }, 'spooled clicks not written yet; will retry');
-      return 0;
+      return false;
     }
   }
 }
