@@ -2,6 +2,16 @@ import ipaddr from 'ipaddr.js';
 import Joi from 'joi';
 import { mergeRateLimits, parsePlans, PlansConfigError, type Plan } from './plans/plans.config';
 
+/** MongoDB read preferences MONGODB_READ_PREFERENCE may name (statistics and exports only). */
+export const READ_PREFERENCES = [
+  'primary',
+  'primaryPreferred',
+  'secondary',
+  'secondaryPreferred',
+  'nearest',
+] as const;
+export type ReadPreference = (typeof READ_PREFERENCES)[number];
+
 export interface Config {
   readonly env: 'development' | 'production' | 'test';
   readonly port: number;
@@ -14,6 +24,8 @@ export interface Config {
   /** Unset means: `npm start` runs a local mongod (or, failing that, the in-memory engine). */
   readonly mongodbUri: string | undefined;
   readonly mongodbDbName: string | undefined;
+  /** Where statistics and exports read on a replica set (see shared/infra/mongo.ts). */
+  readonly mongodbReadPreference: ReadPreference;
   /** The mongod a start without MONGODB_URI runs; unset: the PATH's, else a downloaded one. */
   readonly mongodBinary: string | undefined;
   readonly redisUrl: string;
@@ -138,6 +150,9 @@ const schema = Joi.object({
     .empty(''),
   MONGODB_URI: Joi.string().uri({ scheme: ['mongodb', 'mongodb+srv'] }),
   MONGODB_DB: Joi.string().pattern(/^[A-Za-z0-9_-]{1,63}$/),
+  MONGODB_READ_PREFERENCE: Joi.string()
+    .valid(...READ_PREFERENCES)
+    .default('primary'),
   MONGOD_BINARY: Joi.string(),
   REDIS_URL: Joi.string()
     .uri({ scheme: ['redis', 'rediss'] })
@@ -280,6 +295,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     APP_URL?: string;
     MONGODB_URI?: string;
     MONGODB_DB?: string;
+    MONGODB_READ_PREFERENCE: ReadPreference;
     MONGOD_BINARY?: string;
     REDIS_URL: string;
     REDIS_PREFIX: string;
@@ -338,6 +354,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appUrl: v.APP_URL === undefined ? undefined : originOnly('APP_URL', v.APP_URL),
     mongodbUri: v.MONGODB_URI,
     mongodbDbName: v.MONGODB_DB,
+    mongodbReadPreference: v.MONGODB_READ_PREFERENCE,
     mongodBinary: v.MONGOD_BINARY,
     redisUrl: v.REDIS_URL,
     redisPrefix: v.REDIS_PREFIX,
