@@ -14,6 +14,7 @@ import { Link, type LinkRecord } from '../links/link.model';
 import { cacheKeysOf, deleteLink, type LinkInvalidator } from '../links/links.service';
 import { Overlay } from '../overlays/overlay.model';
 import { OverlayResponse } from '../overlays/overlay-response.model';
+import { deleteUploads } from '../qr-codes/logo/logo-uploads';
 import { Pixel } from '../pixels/pixel.model';
 import { QrCode } from '../qr-codes/qr-code.model';
 import { deleteQr, qrServiceContext, type QrServiceContext } from '../qr-codes/qr-codes.service';
@@ -142,6 +143,7 @@ export async function cleanUpUser(userId: number, ctx: UserDeletionContext): Pro
     Overlay.deleteMany({ userId }),
     // Visitors' names, emails and messages go with the account they were sent to.
     OverlayResponse.deleteMany({ userId }),
+    deleteUploads(ctx.qr.logo.logoDir, userId),
     SplashPage.deleteMany({ userId }),
     // One DEL per key: on a cluster they live in different slots.
     ...[`${ctx.keys.rateLimit()}${userRateLimitKey(userId)}`, ...rotators].map((k) =>

@@ -1,3 +1,5 @@
+import { withinPlan } from '../plans/plan-limit.middleware';
+import { Webhook } from './webhook.model';
 import { Router } from 'express';
 import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
@@ -51,6 +53,8 @@ const api = {
         'The new webhook and its secret',
       ),
     },
+    // 403: the plan's maxWebhooks (10 unless the plan says otherwise) is reached.
+    errors: [403],
   }),
   update: updateEndpoint(
     tag,
@@ -86,10 +90,19 @@ export function webhooksRouter(deps: AppDeps): Router {
     sendList(res, 'webhooks', items.map(presentWebhook), total, query);
   });
 
-  router.post('/webhook/add', api.add, async (req, res) => {
-    const { id, secret } = await createWebhook(currentUser(req).id, req.body as WebhookCreate, ctx);
-    sendCreated(res, { id, secret });
-  });
+  router.post(
+    '/webhook/add',
+    api.add,
+    withinPlan(deps, 'maxWebhooks', Webhook),
+    async (req, res) => {
+      const { id, secret } = await createWebhook(
+        currentUser(req).id,
+        req.body as WebhookCreate,
+        ctx,
+      );
+      sendCreated(res, { id, secret });
+    },
+  );
 
   router.put('/webhook/:id/update', api.update, async (req, res) => {
     const body = req.body as WebhookUpdate;
