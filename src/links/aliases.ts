@@ -114,11 +114,11 @@ export async function confirmAlias(scope: string, alias: string): Promise<void> 
   );
 }
 
-/** The claims' aliases per scope: one write per scope, whatever their number. */
+/** The claims' aliases by scope, so a batch costs one write per scope rather than one per alias. */
 function byScope(claims: readonly AliasClaim[]): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  for (const { scope, alias } of claims) out.set(scope, [...(out.get(scope) ?? []), alias]);
-  return out;
+  const scopes = new Map<string, string[]>();
+  for (const { scope, alias } of claims) scopes.set(scope, [...(scopes.get(scope) ?? []), alias]);
+  return scopes;
 }
 
 /** Gives back pending claims whose record was not stored (a confirmed one is never released). */
@@ -127,6 +127,18 @@ export async function releaseAliases(claims: readonly AliasClaim[]): Promise<voi
     [...byScope(claims)].map(([scope, aliases]) =>
       AliasReservation.deleteMany({ scope, alias: { $in: aliases }, state: 'pending' }).catch(
         () => undefined,
+      ),
+    ),
+  );
+}
+
+/** `confirmAlias` for many claims: one write per scope. */
+export async function confirmAliases(claims: readonly AliasClaim[]): Promise<void> {
+  await Promise.all(
+    [...byScope(claims)].map(([scope, aliases]) =>
+      AliasReservation.updateMany(
+        { scope, alias: { $in: aliases } },
+        { $set: { state: 'taken' }, $unset: { claimedAt: 1 } },
       ),
     ),
   );
@@ -147,14 +159,7 @@ export async function holdAlias<T>(
     await releaseAliases(claims);
     throw err;
   }
-  await Promise.all(
-    [...byScope(claims)].map(([scope, aliases]) =>
-      AliasReservation.updateMany(
-        { scope, alias: { $in: aliases } },
-        { $set: { state: 'taken' }, $unset: { claimedAt: 1 } },
-      ),
-    ),
-  );
+  await confirmAliases(claims);
   return result;
 }
 
