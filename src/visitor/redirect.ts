@@ -48,6 +48,9 @@ const PLAIN_FIELDS = new Set([
   'campaignId',
   'createdAt',
   'updatedAt',
+  // Bookkeeping for the list's sort and the dashboard's search, never seen by a visitor.
+  'clicks',
+  'searchKeys',
 ]);
 
 /** Compiled into the target's rules, which the fast path evaluates itself. */
