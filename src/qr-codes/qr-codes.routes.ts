@@ -88,15 +88,10 @@ export function qrCodesRouter(deps: AppDeps): Router {
     sendData(res, { details: presentQrDetails(qr, data.clicks, config.publicUrl), data });
   });
 
-  router.post(
-    '/qr/add',
-    api.add,
-    withinPlan(config.plans, 'maxQrCodes', QrCode),
-    async (req, res) => {
-      const qr = await createQr(currentUser(req).id, req.body as QrCreate, ctx);
-      sendCreated(res, { id: qr.id, link: qrLink(config.publicUrl, qr.alias) });
-    },
-  );
+  router.post('/qr/add', api.add, withinPlan(deps, 'maxQrCodes', QrCode), async (req, res) => {
+    const qr = await createQr(currentUser(req).id, req.body as QrCreate, ctx);
+    sendCreated(res, { id: qr.id, link: qrLink(config.publicUrl, qr.alias) });
+  });
 
   router.get('/qr/:id/print', api.print, async (req, res) => {
     const qr = await getQr(currentUser(req).id, Number(req.params.id));
