@@ -21,6 +21,7 @@ import { overlaysRouter } from './overlays/overlays.routes';
 import { pixelsRouter } from './pixels/pixels.routes';
 import { plansRouter } from './plans/plans.routes';
 import { qrCodesRouter } from './qr-codes/qr-codes.routes';
+import { qrBulkRouter } from './qr-codes/qr-bulk.routes';
 import { qrPublicRouter } from './qr-codes/qr-public.routes';
 import { publicNotFound } from './shared/http/public-context';
 import { splashRouter } from './splash/splash.routes';
@@ -40,7 +41,7 @@ export function apiRoutes(deps: AppDeps): Router {
     channelsRouter(deps),
     bioRouter(deps),
   );
-  api.use(qrCodesRouter(deps));
+  api.use(qrBulkRouter(deps), qrCodesRouter(deps));
   api.use(statsRouter(deps), exportsRouter(deps), webhooksRouter(deps));
   api.use(usersRouter(deps), plansRouter(deps));
   api.use(
