@@ -26,7 +26,15 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?
 
 async function main(): Promise<void> {
   const engine = process.env.MONGODB_URI ? undefined : await startEmbeddedMongo();
-  const uri = process.env.MONGODB_URI ?? (engine?.uri as string);
+  try {
+    await measure(process.env.MONGODB_URI ?? (engine?.uri as string));
+  } finally {
+    // Also on a failure: the engine is a process of its own and would outlive this one.
+    await engine?.stop();
+  }
+}
+
+async function measure(uri: string): Promise<void> {
   const run = randomBytes(4).toString('hex');
   const config = loadConfig({
     ...process.env,
@@ -103,7 +111,6 @@ async function main(): Promise<void> {
   await mongoose.connection.db?.dropDatabase().catch(() => undefined);
   await mongoose.disconnect();
   redis.disconnect();
-  await engine?.stop();
 }
 
 main().then(
