@@ -9,6 +9,16 @@ import {
   type RedisEnv,
 } from './shared/infra/redis-config';
 
+/** MongoDB read preferences MONGODB_READ_PREFERENCE may name (statistics and exports only). */
+export const READ_PREFERENCES = [
+  'primary',
+  'primaryPreferred',
+  'secondary',
+  'secondaryPreferred',
+  'nearest',
+] as const;
+export type ReadPreference = (typeof READ_PREFERENCES)[number];
+
 export interface Config {
   readonly env: 'development' | 'production' | 'test';
   readonly port: number;
@@ -21,6 +31,8 @@ export interface Config {
   /** Unset means: `npm start` runs a local mongod (or, failing that, the in-memory engine). */
   readonly mongodbUri: string | undefined;
   readonly mongodbDbName: string | undefined;
+  /** Where statistics and exports read on a replica set (see shared/infra/mongo.ts). */
+  readonly mongodbReadPreference: ReadPreference;
   /** The mongod a start without MONGODB_URI runs; unset: the PATH's, else a downloaded one. */
   readonly mongodBinary: string | undefined;
   /** REDIS_URL as given; `redis` says which Redis is used (standalone, Sentinel or cluster). */
@@ -57,10 +69,14 @@ export interface Config {
   readonly runtimeDir: string;
   /** Browser origins allowed to call /api (`*` for any); empty: none. */
   readonly corsOrigins: readonly string[];
+  /** Contact-form messages one overlay accepts per UTC day, from everyone together. */
+  readonly contactDailyLimit: number;
   /** When set, `GET /metrics` requires `Authorization: Bearer <token>`. */
   readonly metricsToken: string | undefined;
   /** The worker's HTTP port for /metrics and /healthz. */
   readonly workerPort: number;
+  /** The address the worker's server listens on: loopback unless a scraper elsewhere needs it. */
+  readonly workerHost: string;
   /** Unset: raw visits are kept forever. Rollups (the time series) are never deleted. */
   readonly visitRetentionDays: number | undefined;
   /** How long the worker's drainer lets a partial batch of visits fill before storing it. */
@@ -95,6 +111,8 @@ export interface DashboardConfig {
   /** Signs the session cookie; unset means a random one stored once per database. */
   readonly sessionSecret: string | undefined;
   readonly sessionTtlSeconds: number;
+  /** A session ends this long after its sign-in however much it is used. */
+  readonly sessionMaxAgeSeconds: number;
   /** Failed sign-ins allowed per client address, and per account, in one window. */
   readonly signInLimitPerIp: number;
   readonly signInLimitPerAccount: number;
@@ -148,6 +166,9 @@ const schema = Joi.object({
       'string.pattern.base': 'MONGODB_URI must start with mongodb:// or mongodb+srv://',
     }),
   MONGODB_DB: Joi.string().pattern(/^[A-Za-z0-9_-]{1,63}$/),
+  MONGODB_READ_PREFERENCE: Joi.string()
+    .valid(...READ_PREFERENCES)
+    .default('primary'),
   MONGOD_BINARY: Joi.string(),
   ...redisConfigSchema,
   REDIS_PREFIX: Joi.string()
@@ -187,7 +208,9 @@ const schema = Joi.object({
   RUNTIME_DIR: Joi.string().default('./data'),
   CORS_ORIGINS: Joi.string().allow('').default(''),
   METRICS_TOKEN: Joi.string().min(16).allow(''),
+  CONTACT_DAILY_LIMIT: Joi.number().integer().min(1).max(1_000_000).empty('').default(100),
   WORKER_PORT: Joi.number().port().default(3001),
+  WORKER_HOST: Joi.string().ip().empty('').default('127.0.0.1'),
   VISIT_RETENTION_DAYS: Joi.number().integer().min(1).max(36_500).empty(''),
   // Clicks must reach the statistics within seconds: a linger is a fraction of one.
   VISIT_DRAIN_LINGER_MS: Joi.number().integer().min(0).max(1000).empty('').default(200),
@@ -205,6 +228,10 @@ const schema = Joi.object({
     .integer()
     .min(60)
     .default(12 * 3600),
+  SESSION_MAX_AGE_SECONDS: Joi.number()
+    .integer()
+    .min(60)
+    .default(7 * 86_400),
   SIGNIN_LIMIT_PER_IP: Joi.number().integer().min(1).default(30),
   SIGNIN_LIMIT_PER_ACCOUNT: Joi.number().integer().min(1).default(10),
   SIGNIN_PAGE_LIMIT_PER_IP: Joi.number().integer().min(1).default(300),
@@ -284,6 +311,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       APP_URL?: string;
       MONGODB_URI?: string;
       MONGODB_DB?: string;
+      MONGODB_READ_PREFERENCE: ReadPreference;
       MONGOD_BINARY?: string;
       REDIS_URL: string;
       REDIS_PREFIX: string;
@@ -307,7 +335,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       RUNTIME_DIR: string;
       CORS_ORIGINS: string;
       METRICS_TOKEN?: string;
+      CONTACT_DAILY_LIMIT: number;
       WORKER_PORT: number;
+      WORKER_HOST: string;
       VISIT_RETENTION_DAYS?: number;
       VISIT_DRAIN_LINGER_MS: number;
       VISIT_STREAM_PARTITIONS: number;
@@ -318,6 +348,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       WEBHOOK_ATTEMPTS: number;
       SESSION_SECRET?: string;
       SESSION_TTL_SECONDS: number;
+      SESSION_MAX_AGE_SECONDS: number;
       SIGNIN_LIMIT_PER_IP: number;
       SIGNIN_LIMIT_PER_ACCOUNT: number;
       SIGNIN_PAGE_LIMIT_PER_IP: number;
@@ -344,6 +375,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appUrl: v.APP_URL === undefined ? undefined : originOnly('APP_URL', v.APP_URL),
     mongodbUri: v.MONGODB_URI,
     mongodbDbName: v.MONGODB_DB,
+    mongodbReadPreference: v.MONGODB_READ_PREFERENCE,
     mongodBinary: v.MONGOD_BINARY,
     redisUrl: v.REDIS_URL,
     redis,
@@ -373,7 +405,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runtimeDir: v.RUNTIME_DIR,
     corsOrigins: Object.freeze(parseCorsOrigins(v.CORS_ORIGINS)),
     metricsToken: v.METRICS_TOKEN || undefined,
+    contactDailyLimit: v.CONTACT_DAILY_LIMIT,
     workerPort: v.WORKER_PORT,
+    workerHost: v.WORKER_HOST,
     visitRetentionDays: v.VISIT_RETENTION_DAYS,
     visitDrainLingerMs: v.VISIT_DRAIN_LINGER_MS,
     webhookSecretKey: v.WEBHOOK_SECRET_KEY ? Buffer.from(v.WEBHOOK_SECRET_KEY, 'hex') : undefined,
@@ -384,6 +418,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dashboard: Object.freeze({
       sessionSecret: v.SESSION_SECRET,
       sessionTtlSeconds: v.SESSION_TTL_SECONDS,
+      sessionMaxAgeSeconds: v.SESSION_MAX_AGE_SECONDS,
       signInLimitPerIp: v.SIGNIN_LIMIT_PER_IP,
       signInLimitPerAccount: v.SIGNIN_LIMIT_PER_ACCOUNT,
       signInPageLimitPerIp: v.SIGNIN_PAGE_LIMIT_PER_IP,

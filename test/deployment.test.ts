@@ -11,13 +11,13 @@ const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
 
 interface ComposeService {
   image?: string;
+  profiles?: string[];
   build?: unknown;
   command?: string[];
   environment?: Record<string, string | null>;
   volumes?: string[];
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: unknown;
-  profiles?: string[];
 }
 
 /**
@@ -53,8 +53,22 @@ describe('deployment files', () => {
   };
 
   it('runs api, worker, MongoDB and Redis', () => {
-    const always = Object.entries(compose.services).filter(([, s]) => !s.profiles);
-    expect(always.map(([name]) => name).sort()).to.deep.equal(['api', 'mongo', 'redis', 'worker']);
+    // Those of the Redis Cluster profile are checked below.
+    const redisCluster = /^(redis-node-\d|redis-cluster-init|api-\d|worker-\d|proxy)$/;
+    expect(
+      Object.keys(compose.services)
+        .filter((name) => !redisCluster.test(name))
+        .sort(),
+    ).to.deep.equal([
+      'api',
+      'migrate',
+      'mongo',
+      'mongo-init',
+      'mongo2',
+      'mongo3',
+      'redis',
+      'worker',
+    ]);
     expect(compose.services.api?.command).to.deep.equal([
       'node',
       '--heap-growing-percent=50',
@@ -69,14 +83,13 @@ describe('deployment files', () => {
     expect(fs.existsSync(path.join(root, 'workers/main.ts'))).to.equal(true);
   });
 
-  it('has a cluster profile: 6 Redis Cluster nodes, a 3-member replica set, 2 APIs behind a proxy, 2 workers', () => {
+  it('has a cluster profile: 6 Redis Cluster nodes, 2 APIs behind a proxy, 2 workers on the replica set', () => {
     const inProfile = Object.entries(compose.services)
       .filter(([, s]) => s.profiles?.includes('cluster'))
       .map(([name]) => name);
     expect(inProfile.filter((n) => n.startsWith('redis-node-'))).to.have.length(6);
-    expect(inProfile.filter((n) => /^mongo-\d$/.test(n))).to.have.length(3);
     expect(inProfile).to.include.members(['api-1', 'api-2', 'worker-1', 'worker-2', 'proxy']);
-    expect(inProfile).to.include.members(['redis-cluster-init', 'mongo-init']);
+    expect(inProfile).to.include.members(['redis-cluster-init']);
     expect(JSON.stringify(compose.services['redis-cluster-init']?.command)).to.include(
       '--cluster-replicas 1',
     );
@@ -114,10 +127,53 @@ describe('deployment files', () => {
     });
   }
 
+  it('runs MongoDB as a replica set from the first start, three members in the cluster profile (issue 22)', () => {
+    for (const name of ['mongo', 'mongo2', 'mongo3']) {
+      expect(compose.services[name]?.command, name).to.deep.equal([
+        'mongod',
+        '--replSet',
+        'rs0',
+        '--bind_ip_all',
+      ]);
+    }
+    expect(compose.services.mongo?.profiles).to.equal(undefined);
+    expect(compose.services.mongo2?.profiles).to.deep.equal(['cluster']);
+    expect(compose.services.mongo3?.profiles).to.deep.equal(['cluster']);
+    const init = compose.services['mongo-init'];
+    expect(init?.command).to.include('/scripts/mongo-replica-init.js');
+    expect(init?.volumes).to.deep.equal([
+      './scripts/mongo-replica-init.js:/scripts/mongo-replica-init.js:ro',
+    ]);
+    expect(fs.existsSync(path.join(root, 'scripts/mongo-replica-init.js'))).to.equal(true);
+    const env = containerEnv(compose.services.api?.environment ?? {}, {
+      PUBLIC_URL: 'https://go.example.test',
+    });
+    expect(new URL(env.MONGODB_URI as string).searchParams.get('replicaSet')).to.equal('rs0');
+    // Indexes are built by the migration step once the set has a primary, before the API starts.
+    expect(compose.services.migrate?.command).to.deep.equal([
+      'node',
+      'dist/src/cli/main.js',
+      'db:migrate',
+    ]);
+    expect(compose.services.migrate?.depends_on?.['mongo-init']?.condition).to.equal(
+      'service_completed_successfully',
+    );
+    expect(compose.services.api?.depends_on?.migrate?.condition).to.equal(
+      'service_completed_successfully',
+    );
+  });
+
   it('keeps MongoDB and Redis data in named volumes, with health checks', () => {
     expect(compose.services.mongo?.volumes).to.deep.equal(['mongo-data:/data/db']);
     expect(compose.services.redis?.volumes).to.deep.equal(['redis-data:/data']);
-    expect(compose.volumes).to.include.keys(['mongo-data', 'redis-data', 'logos', 'secrets']);
+    expect(compose.volumes).to.include.keys([
+      'mongo-data',
+      'mongo2-data',
+      'mongo3-data',
+      'redis-data',
+      'logos',
+      'secrets',
+    ]);
     expect(compose.services.mongo?.healthcheck).to.be.an('object');
     expect(compose.services.redis?.healthcheck).to.be.an('object');
   });

@@ -25,14 +25,15 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig(process.env);
   const logger = createLogger(process.env.LOG_LEVEL ?? 'warn', 'linkqr-cli');
-  const database = await openDatabase(config, logger, 'shared');
+  // The migration command builds the indexes; the others need not check them.
+  const database = await openDatabase(config, logger, 'shared', 'skip');
   // Connects only when a command publishes an invalidation.
   const redis = createRedisClient(config.redis, 'cli');
   redis.on('error', () => undefined);
   const cacheDeps = { redis, keys: new RedisKeys(config.redisPrefix), logger };
   // Registered so that the commands' writes drop the API processes' cached lists.
   ownedListsFor(cacheDeps);
-  const context = { apiKeys: apiKeyCacheFor(cacheDeps) };
+  const context = { apiKeys: apiKeyCacheFor(cacheDeps), config, ...cacheDeps };
   try {
     console.log(JSON.stringify(await command.run(rest, context)));
     return 0;

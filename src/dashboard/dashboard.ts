@@ -69,7 +69,7 @@ export function dashboardRouter(deps: AppDeps, parts: ApiParts): Router {
   const secret = dashboardSecret(deps);
   router.use(sessionMiddleware(deps, secret));
   router.use(statelessCsrf(secret, csrfCookie(config), config.dashboard.sessionTtlSeconds * 1000));
-  router.use(loadSessionUser);
+  router.use(loadSessionUser(config.dashboard.sessionMaxAgeSeconds));
 
   const api = Router();
   if (parts.hosts.sharedOrigin) api.use(sameOriginCalls);

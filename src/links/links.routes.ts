@@ -126,24 +126,24 @@ export function linksRouter(deps: AppDeps): Router {
 
   router.get('/url/:id', api.get, async (req, res) => {
     const { link, origins } = await getLink(currentUser(req).id, Number(req.params.id));
-    const data = await deps.visits.getStatistics({ kind: 'link', id: link.id });
-    sendData(res, { details: presentLinkDetails(link, origins, publicUrl, data.clicks), data });
+    const target = { kind: 'link' as const, id: link.id };
+    const [data, variantClicks] = await Promise.all([
+      deps.visits.getStatistics(target),
+      link.variants?.length ? deps.visits.getVariantClicks(target) : new Map<string, number>(),
+    ]);
+    const details = presentLinkDetails(link, origins, publicUrl, data.clicks, variantClicks);
+    sendData(res, { details, data });
   });
 
-  router.post(
-    '/url/add',
-    api.add,
-    withinPlan(deps.config.plans, 'maxLinks', Link),
-    async (req, res) => {
-      const input = req.body as LinkCreate;
-      const { link, origins } = await createLink(currentUser(req).id, input, cache, publicUrl);
-      const shorturl = shortUrlOf(link, origins, publicUrl);
-      const data = presentLink(link, origins, publicUrl, 0);
-      await deps.webhooks?.emit(link.userId, 'link.created', data);
-      // `short` repeats it: older GemPixel versions answered under that name.
-      sendCreated(res, { id: link.id, shorturl, short: shorturl });
-    },
-  );
+  router.post('/url/add', api.add, withinPlan(deps, 'maxLinks', Link), async (req, res) => {
+    const input = req.body as LinkCreate;
+    const { link, origins } = await createLink(currentUser(req).id, input, cache, publicUrl);
+    const shorturl = shortUrlOf(link, origins, publicUrl);
+    const data = presentLink(link, origins, publicUrl, 0);
+    await deps.webhooks?.emit(link.userId, 'link.created', data);
+    // `short` repeats it: older GemPixel versions answered under that name.
+    sendCreated(res, { id: link.id, shorturl, short: shorturl });
+  });
 
   router.put('/url/:id/update', api.update, async (req, res) => {
     const id = Number(req.params.id);
