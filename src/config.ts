@@ -159,7 +159,12 @@ const schema = Joi.object({
   APP_URL: Joi.string()
     .uri({ scheme: ['http', 'https'] })
     .empty(''),
-  MONGODB_URI: Joi.string().uri({ scheme: ['mongodb', 'mongodb+srv'] }),
+  // A replica set or sharded cluster lists several hosts, which a URI validator refuses.
+  MONGODB_URI: Joi.string()
+    .pattern(/^mongodb(\+srv)?:\/\/\S+$/)
+    .messages({
+      'string.pattern.base': 'MONGODB_URI must start with mongodb:// or mongodb+srv://',
+    }),
   MONGODB_DB: Joi.string().pattern(/^[A-Za-z0-9_-]{1,63}$/),
   MONGODB_READ_PREFERENCE: Joi.string()
     .valid(...READ_PREFERENCES)
