@@ -10,6 +10,7 @@ import { domainHost } from './domains/domain-host.middleware';
 import { domainsRouter } from './domains/domains.routes';
 import { exportsRouter } from './exports/exports.routes';
 import { firstRunRouter } from './first-run/first-run.routes';
+import { keysRouter } from './keys/keys.routes';
 import { linksRouter } from './links/links.routes';
 import { redirectRouter } from './visitor/redirect.routes';
 import { overlaysPublicRouter } from './overlays/overlays.public';
@@ -32,7 +33,7 @@ export function apiRoutes(deps: AppDeps): Router {
   api.use(linksRouter(deps), campaignsRouter(deps), channelsRouter(deps), bioRouter(deps));
   api.use(qrCodesRouter(deps));
   api.use(statsRouter(deps), exportsRouter(deps), webhooksRouter(deps));
-  api.use(usersRouter(deps), plansRouter(deps));
+  api.use(usersRouter(deps), plansRouter(deps), keysRouter(deps));
   return api;
 }
 

@@ -95,7 +95,7 @@ export function accountPages(deps: AppDeps): Router {
   router.post('/account/email', changeAccount('email'));
   router.post('/account/password', changeAccount('password'));
   router.post('/account/key', async (req, res) => {
-    const newKey = await rotateApiKey(signedInUser(req).id, apiKeys);
+    const { apiKey: newKey } = await rotateApiKey(signedInUser(req).id, apiKeys);
     sendPage(res, 200, account(req, { newKey }));
   });
 

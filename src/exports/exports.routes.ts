@@ -28,6 +28,7 @@ const download = {
 const visitsEndpoint = (summary: string) =>
   endpoint({
     tag,
+    scope: 'stats:read',
     summary,
     description:
       'Streamed oldest first; `from`/`to` (dates or ISO 8601 date-times, UTC) narrow it.',
@@ -41,6 +42,7 @@ const visitsEndpoint = (summary: string) =>
 const api = {
   links: endpoint({
     tag,
+    scope: 'links:read',
     summary: 'Download all your short links',
     query: linksExportQuerySchema,
     responses: { 200: download },

@@ -25,9 +25,10 @@ import { createQr, deleteQr, getQr, listQrs, qrServiceContext, updateQr } from '
 const tag = 'QR codes';
 
 const api = {
-  list: listEndpoint(tag, 'List your QR codes', 'qrs', qrJson),
+  list: listEndpoint(tag, 'List your QR codes', 'qrs', qrJson, 'qr'),
   get: endpoint({
     tag,
+    scope: 'qr:read',
     summary: 'One QR code with its render state and scan statistics',
     params: idParams,
     responses: {
@@ -36,6 +37,7 @@ const api = {
   }),
   add: endpoint({
     tag,
+    scope: 'qr:write',
     summary: 'Create a QR code',
     description:
       'The image is rendered in the background: asked for meanwhile, `link` waits for the render (up to `QR_IMAGE_WAIT_MS`), then answers 202 until it is ready. A `link` code is dynamic: it encodes `/s/{alias}`, which redirects to `data` and counts the scan.',
@@ -44,8 +46,8 @@ const api = {
     responses: { 200: createdResponse({ link: urlJson }, 'The new QR code; `link` is its image') },
     errors: [403],
   }),
-  update: updateEndpoint(tag, 'Change a QR code (it is rendered again)', qrUpdateSchema),
-  delete: deleteEndpoint(tag, 'Delete a QR code and its images'),
+  update: updateEndpoint(tag, 'Change a QR code (it is rendered again)', qrUpdateSchema, 'qr'),
+  delete: deleteEndpoint(tag, 'Delete a QR code and its images', 'qr'),
 };
 
 export function qrCodesRouter(deps: AppDeps): Router {

@@ -18,7 +18,8 @@ import { userRateLimitKey } from '../shared/http/rate-limit';
 import type { RedisKeys } from '../shared/infra/redis-keys';
 import type { Visits } from '../visits/visit-recorder';
 import { SplashPage } from '../splash/splash-page.model';
-import { apiKeyCacheKeyOf } from './api-key-cache';
+import { ApiKey } from '../keys/key.model';
+import { keyHashesOf } from '../keys/callers';
 import { Webhook } from '../webhooks/webhook.model';
 import { deleteWebhook } from '../webhooks/webhooks.service';
 import { User } from './user.model';
@@ -52,9 +53,11 @@ export async function deleteUserAndContent(
     throw validation('An administrator cannot delete their own account with its own key');
   }
   const user = await User.findOne({ id: userId }).lean();
+  const hashes = user ? await keyHashesOf(user) : [];
   const { deletedCount } = await User.deleteOne({ id: userId });
   if (!user || deletedCount === 0) throw notFound('User not found');
-  await ctx.apiKeys.invalidate([apiKeyCacheKeyOf(user)]);
+  await ApiKey.deleteMany({ userId });
+  await ctx.apiKeys.invalidate(hashes);
   const owned = { userId };
   for (const id of idsOf(await Link.find(owned).lean())) {
     await deleteLink(userId, id, ctx.links, ctx.visits);

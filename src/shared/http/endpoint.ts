@@ -1,5 +1,8 @@
 import type { RequestHandler } from 'express';
 import type Joi from 'joi';
+import { currentKey } from '../../auth/auth-state';
+import { allows, type Scope } from '../../auth/scopes';
+import { insufficientScope } from '../errors/app-error';
 import { validate, type RequestSchemas } from './validate';
 
 /** One answer of an operation: a JSON body described by a joi schema, or another media type. */
@@ -20,6 +23,11 @@ export interface EndpointDoc extends RequestSchemas {
   summary: string;
   description?: string;
   tag: string;
+  /**
+   * What a key needs to call the route (`*`: a key with every right). Every route under /api that
+   * takes a key declares one; a dashboard session is not limited by it.
+   */
+  scope?: Scope;
   /** Successful (and other non-failure) answers by HTTP status. */
   responses: Readonly<Record<number, ResponseDoc>>;
   /**
@@ -45,12 +53,15 @@ export function endpointDocOf(handler: unknown): EndpointDoc | undefined {
 /**
  * `validate()` plus the route's OpenAPI declaration: every route carries one (in place of
  * `validate`), so the document lists it with the same schemas that check its requests. It also
- * notes the route's template for the request metrics.
+ * notes the route's template for the request metrics and refuses a key without the route's scope.
  */
 export function endpoint(doc: EndpointDoc): RequestHandler<Record<string, string>> {
   const check = doc.params || doc.query || doc.body ? validate(doc) : undefined;
+  const { scope } = doc;
   const handler: RequestHandler<Record<string, string>> = (req, res, next) => {
     res.locals.routeTemplate = `${req.baseUrl}${String(req.route?.path ?? '')}`;
+    const key = scope && currentKey(req);
+    if (scope && key && !allows(key.scopes, scope)) return next(insufficientScope(scope));
     if (check) check(req, res, next);
     else next();
   };
