@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
+import { auditWrites } from './audit/audit.middleware';
 import { requireAuth, resolveAuth } from './auth/auth.middleware';
 import type { AppDeps } from './deps';
 import { dashboardRouter } from './dashboard/dashboard';
@@ -66,6 +67,7 @@ export function createApp(deps: AppDeps): Express {
   });
   api.use(rateLimit);
   api.use(requireAuth);
+  api.use(auditWrites(deps));
   api.use(requireJsonBody);
   api.use(jsonBody(config.bodyLimit));
   api.use(requireWellFormedStrings);

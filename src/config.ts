@@ -45,6 +45,8 @@ export interface Config {
   readonly workerPort: number;
   /** Unset: raw visits are kept forever. Rollups (the time series) are never deleted. */
   readonly visitRetentionDays: number | undefined;
+  /** Audit entries are deleted (by MongoDB's TTL monitor) this many days after they were written. */
+  readonly auditRetentionDays: number;
   /** How long the worker's drainer lets a partial batch of visits fill before storing it. */
   readonly visitDrainLingerMs: number;
   /** AES-256-GCM key for webhook secrets at rest; unset: webhooks cannot be added. */
@@ -135,6 +137,7 @@ const schema = Joi.object({
   METRICS_TOKEN: Joi.string().min(16).allow(''),
   WORKER_PORT: Joi.number().port().default(3001),
   VISIT_RETENTION_DAYS: Joi.number().integer().min(1).max(36_500).empty(''),
+  AUDIT_RETENTION_DAYS: Joi.number().integer().min(1).max(36_500).empty('').default(365),
   // Clicks must reach the statistics within seconds: a linger is a fraction of one.
   VISIT_DRAIN_LINGER_MS: Joi.number().integer().min(0).max(1000).empty('').default(200),
   WEBHOOK_SECRET_KEY: Joi.string()
@@ -241,6 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     METRICS_TOKEN?: string;
     WORKER_PORT: number;
     VISIT_RETENTION_DAYS?: number;
+    AUDIT_RETENTION_DAYS: number;
     VISIT_DRAIN_LINGER_MS: number;
     WEBHOOK_SECRET_KEY?: string;
     WEBHOOK_ALLOW_PRIVATE: string;
@@ -297,6 +301,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: v.METRICS_TOKEN || undefined,
     workerPort: v.WORKER_PORT,
     visitRetentionDays: v.VISIT_RETENTION_DAYS,
+    auditRetentionDays: v.AUDIT_RETENTION_DAYS,
     visitDrainLingerMs: v.VISIT_DRAIN_LINGER_MS,
     webhookSecretKey: v.WEBHOOK_SECRET_KEY ? Buffer.from(v.WEBHOOK_SECRET_KEY, 'hex') : undefined,
     webhookAllowPrivate: v.WEBHOOK_ALLOW_PRIVATE === '1' || v.WEBHOOK_ALLOW_PRIVATE === 'true',

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { accountRouter } from './account/account.routes';
+import { auditRouter } from './audit/audit.routes';
 import { bioPublicRouter } from './bio/bio.public';
 import { bioRouter } from './bio/bio.routes';
 import { campaignsPublicRouter } from './campaigns/campaigns.public';
@@ -33,7 +34,7 @@ export function apiRoutes(deps: AppDeps): Router {
   api.use(linksRouter(deps), campaignsRouter(deps), channelsRouter(deps), bioRouter(deps));
   api.use(qrCodesRouter(deps));
   api.use(statsRouter(deps), exportsRouter(deps), webhooksRouter(deps));
-  api.use(usersRouter(deps), plansRouter(deps), keysRouter(deps));
+  api.use(usersRouter(deps), plansRouter(deps), keysRouter(deps), auditRouter());
   return api;
 }
 

@@ -1,3 +1,4 @@
+import { auditWrites } from '../audit/audit.middleware';
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import express, { Router, type Request, type RequestHandler } from 'express';
@@ -37,6 +38,9 @@ export interface ApiParts {
   rateLimit: RequestHandler;
 }
 
+/** Dashboard POSTs that change no record: signing in and out, a form's check, a QR preview. */
+const NOT_WRITES = /^\/(signin|signout|api\/dashboard\/check|api\/dashboard\/qr-preview)$/;
+
 export function dashboardRouter(deps: AppDeps, parts: ApiParts): Router {
   const { config } = deps;
   const router = Router();
@@ -63,6 +67,7 @@ export function dashboardRouter(deps: AppDeps, parts: ApiParts): Router {
   );
   router.use(sessionMiddleware(deps));
   router.use(loadSessionUser);
+  router.use(auditWrites(deps, NOT_WRITES));
 
   const api = Router();
   api.use(requireDependencies(deps.redis));
