@@ -10,6 +10,7 @@ import { qrLookupCacheFor } from './qr-codes/qr-lookup-cache';
 import { generateOpenApi, type OpenApiDocument } from './openapi/openapi.document';
 import { docsRouter, openApiRouter } from './openapi/openapi.routes';
 import { apiRoutes, publicRoutes } from './routes';
+import { actInAccount } from './team/acting-account';
 import { errorHandler, routeNotFound } from './shared/errors/error-handler';
 import { requireDependencies } from './shared/infra/dependencies';
 import { requireJsonBody } from './shared/http/content-type';
@@ -57,6 +58,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(openApiRouter(openapi));
   api.use(requireDependencies(deps.redis));
   api.use(resolveAuth(deps));
+  api.use(actInAccount(deps));
   const rateLimit = createRateLimiter({
     redis: deps.redis,
     prefix: deps.keys.rateLimit(),

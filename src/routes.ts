@@ -23,6 +23,7 @@ import { qrPublicRouter } from './qr-codes/qr-public.routes';
 import { publicNotFound } from './shared/http/public-context';
 import { splashRouter } from './splash/splash.routes';
 import { statsRouter } from './stats/stats.routes';
+import { teamRouter } from './team/team.routes';
 import { webhooksRouter } from './webhooks/webhooks.routes';
 import { usersRouter } from './users/users.routes';
 
@@ -35,6 +36,7 @@ export function apiRoutes(deps: AppDeps): Router {
   api.use(qrCodesRouter(deps));
   api.use(statsRouter(deps), exportsRouter(deps), webhooksRouter(deps));
   api.use(usersRouter(deps), plansRouter(deps), keysRouter(deps), auditRouter());
+  api.use(teamRouter(deps));
   return api;
 }
 

@@ -48,7 +48,7 @@ export function auditWrites(
         at,
         expiresAt: new Date(at.getTime() + retentionMs),
         accountId: auth.user.id,
-        actorId: auth.user.id,
+        actorId: (auth.actor ?? auth.user).id,
         keyId: auth.key?.id ?? null,
         via: auth.key ? ('key' as const) : ('session' as const),
         method: req.method,

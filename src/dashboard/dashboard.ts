@@ -1,4 +1,5 @@
 import { auditWrites } from '../audit/audit.middleware';
+import { actInAccount } from '../team/acting-account';
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import express, { Router, type Request, type RequestHandler } from 'express';
@@ -72,6 +73,7 @@ export function dashboardRouter(deps: AppDeps, parts: ApiParts): Router {
   const api = Router();
   api.use(requireDependencies(deps.redis));
   api.use(requireSessionUser);
+  api.use(actInAccount(deps));
   api.use(requireCsrf);
   api.use(parts.rateLimit);
   api.use(logoUpload(deps));

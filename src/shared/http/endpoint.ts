@@ -1,8 +1,9 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type Joi from 'joi';
 import { currentKey } from '../../auth/auth-state';
+import { roleAllows } from '../../auth/roles';
 import { allows, type Scope } from '../../auth/scopes';
-import { insufficientScope } from '../errors/app-error';
+import { insufficientRole, insufficientScope, type AppError } from '../errors/app-error';
 import { validate, type RequestSchemas } from './validate';
 
 /** One answer of an operation: a JSON body described by a joi schema, or another media type. */
@@ -43,6 +44,15 @@ export interface EndpointDoc extends RequestSchemas {
   example?: unknown;
 }
 
+/** Why the request's key or role may not use a route needing `scope`; checked without I/O. */
+function scopeRefusal(req: Request, scope: Scope): AppError | undefined {
+  const key = currentKey(req);
+  if (key && !allows(key.scopes, scope)) return insufficientScope(scope);
+  const role = req.auth && 'user' in req.auth ? req.auth.role : undefined;
+  if (role && !roleAllows(role, scope)) return insufficientRole(role, scope);
+  return undefined;
+}
+
 const declarations = new WeakMap<object, EndpointDoc>();
 
 /** The declaration a route handler carries, if any (read by the OpenAPI generator). */
@@ -60,8 +70,10 @@ export function endpoint(doc: EndpointDoc): RequestHandler<Record<string, string
   const { scope } = doc;
   const handler: RequestHandler<Record<string, string>> = (req, res, next) => {
     res.locals.routeTemplate = `${req.baseUrl}${String(req.route?.path ?? '')}`;
-    const key = scope && currentKey(req);
-    if (scope && key && !allows(key.scopes, scope)) return next(insufficientScope(scope));
+    if (scope) {
+      const refused = scopeRefusal(req, scope);
+      if (refused) return next(refused);
+    }
     if (check) check(req, res, next);
     else next();
   };
