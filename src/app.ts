@@ -1,4 +1,4 @@
-import express, { type Express } from 'express';
+import express, { type Express, type Request } from 'express';
 import helmet from 'helmet';
 import { auditWrites } from './audit/audit.middleware';
 import { requireAuth, resolveAuth } from './auth/auth.middleware';
@@ -19,6 +19,7 @@ import { apiCors } from './shared/http/cors';
 import { requestLog } from './shared/http/request-log';
 import { createRateLimiter } from './shared/http/rate-limit';
 import { precomputeHeaders } from './shared/http/security-headers';
+import { onlyWhere, serviceHosts } from './shared/http/own-host';
 import { createApiMetrics } from './shared/metrics/api-metrics';
 import { metricsRouter } from './shared/metrics/metrics.routes';
 import { requireWellFormedStrings } from './shared/http/well-formed';
@@ -38,16 +39,23 @@ export function createApp(deps: AppDeps): Express {
   const security = helmet();
   const answerCachedRedirect = redirectFastPath(app, deps, precomputeHeaders(security), metrics);
   const route = app.handle.bind(app);
+  const hosts = serviceHosts(config);
+  const dashboardOnly = (req: Request) => {
+    if (hosts.sharedOrigin) return false;
+    Object.setPrototypeOf(req, app.request);
+    return hosts.isDashboardOnly(req);
+  };
   // A click on a cached direct link is answered before Express routes the request at all.
   app.handle = (req, res, next) => {
-    if (!answerCachedRedirect(req, res)) route(req, res, next);
+    if (dashboardOnly(req) || !answerCachedRedirect(req, res)) route(req, res, next);
   };
   app.use(metrics.observe);
   app.use(requestLog(logger));
   app.use(security);
   app.use(healthRouter(deps));
-  app.use(metricsRouter(metrics, config.metricsToken));
-  app.use(docsRouter());
+  // The service's own surfaces answer on its own hosts only, never on a branded domain (M2).
+  app.use(onlyWhere(hosts.isOwnHost, metricsRouter(metrics, config.metricsToken)));
+  app.use(onlyWhere(hosts.isOwnHost, docsRouter()));
 
   let document: OpenApiDocument | undefined;
   const openapi = () => (document ??= generateOpenApi(app, config.publicUrl).document);
@@ -76,10 +84,11 @@ export function createApp(deps: AppDeps): Express {
   const routes = apiRoutes(deps);
   api.use(routes);
   api.use(routeNotFound);
-  app.use('/api', api);
-  app.use('/app', dashboardRouter(deps, { routes, rateLimit }));
+  app.use('/api', onlyWhere(hosts.isOwnHost, api));
+  app.use('/app', onlyWhere(hosts.isAppHost, dashboardRouter(deps, { routes, rateLimit, hosts })));
 
-  app.use(publicRoutes(deps));
+  // The dashboard's own host serves no visitor page: they never share its origin (M3).
+  app.use(onlyWhere((req) => !hosts.isDashboardOnly(req), publicRoutes(deps)));
   app.use(routeNotFound);
   app.use(errorHandler(logger));
   // Generated at start-up, once the routes are in place, from what they validate and answer.

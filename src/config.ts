@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import Joi from 'joi';
 import { mergeRateLimits, parsePlans, PlansConfigError, type Plan } from './plans/plans.config';
 
@@ -5,6 +6,11 @@ export interface Config {
   readonly env: 'development' | 'production' | 'test';
   readonly port: number;
   readonly publicUrl: string;
+  /**
+   * Where the dashboard answers, when apart from PUBLIC_URL (its own origin, so no visitor page
+   * shares it); unset: on PUBLIC_URL's host.
+   */
+  readonly appUrl: string | undefined;
   /** Unset means: `npm start` runs a local mongod (or, failing that, the in-memory engine). */
   readonly mongodbUri: string | undefined;
   readonly mongodbDbName: string | undefined;
@@ -23,7 +29,8 @@ export interface Config {
   readonly rateLimitWindowMs: number;
   readonly bodyLimit: string;
   readonly logLevel: string;
-  readonly trustProxy: boolean | number | string;
+  /** Express `trust proxy`: a hop count, a list of addresses/CIDRs, or false. Never `true`. */
+  readonly trustProxy: false | number | string;
   readonly shutdownTimeoutMs: number;
   readonly domainCheck: 'dns' | 'off';
   readonly domainTargets: readonly string[];
@@ -52,6 +59,8 @@ export interface Config {
   /** AES-256-GCM key for webhook secrets at rest; unset: webhooks cannot be added. */
   readonly webhookSecretKey: Buffer | undefined;
   readonly webhookAllowPrivate: boolean;
+  /** Lets import sources live on private or loopback addresses (tests, an intranet instance). */
+  readonly importAllowPrivate: boolean;
   /** First retry delay of a failed webhook delivery; each next one doubles it. */
   readonly webhookRetryDelayMs: number;
   readonly webhookAttempts: number;
@@ -80,7 +89,27 @@ export interface DashboardConfig {
   /** Failed sign-ins allowed per client address, and per account, in one window. */
   readonly signInLimitPerIp: number;
   readonly signInLimitPerAccount: number;
+  /** Sign-in page views (GET and POST) allowed per client address in one window. */
+  readonly signInPageLimitPerIp: number;
   readonly signInWindowMs: number;
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** `10.0.0.1, 10.1.0.0/16, loopback`: each entry an address, a CIDR or one of Express's names. */
+function proxyList(value: string): string {
+  if (value === 'true') {
+    throw new Error(
+      'true would trust any X-Forwarded-For: give the number of proxies in front (e.g. 1) or their addresses or CIDRs',
+    );
+  }
+  const entries = value.split(',').map((s) => s.trim());
+  for (const entry of entries) {
+    if (PROXY_NAMES.has(entry)) continue;
+    const valid = entry.includes('/') ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry);
+    if (!valid) throw new Error(`${entry} is not an address or a CIDR`);
+  }
+  return entries.join(',');
 }
 
 const planMap = Joi.object().pattern(
@@ -100,6 +129,9 @@ const schema = Joi.object({
         'any.required': 'PUBLIC_URL is required in production (the origin visitors use)',
       }),
     }),
+  APP_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .empty(''),
   MONGODB_URI: Joi.string().uri({ scheme: ['mongodb', 'mongodb+srv'] }),
   MONGODB_DB: Joi.string().pattern(/^[A-Za-z0-9_-]{1,63}$/),
   MONGOD_BINARY: Joi.string(),
@@ -120,9 +152,17 @@ const schema = Joi.object({
   LOG_LEVEL: Joi.string()
     .valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent')
     .default('info'),
-  TRUST_PROXY: Joi.alternatives(Joi.boolean(), Joi.number().integer().min(0), Joi.string()).default(
-    false,
-  ),
+  // Never `true`: it trusts any X-Forwarded-For, so every per-client limit could be spoofed.
+  TRUST_PROXY: Joi.alternatives(
+    Joi.number().integer().min(0).max(32),
+    Joi.string().valid('false'),
+    Joi.string().custom(proxyList),
+  )
+    .default('false')
+    .messages({
+      'alternatives.match':
+        'TRUST_PROXY must be the number of proxies in front (e.g. 1) or a comma-separated list of their addresses or CIDRs (loopback, linklocal, uniquelocal allowed), never true',
+    }),
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).default(10_000),
   DOMAIN_CHECK: Joi.string().valid('dns', 'off').default('dns'),
   DOMAIN_TARGETS: Joi.string().allow('').default(''),
@@ -145,6 +185,7 @@ const schema = Joi.object({
     .empty('')
     .messages({ 'string.pattern.base': 'WEBHOOK_SECRET_KEY must be 64 hex characters (32 bytes)' }),
   WEBHOOK_ALLOW_PRIVATE: Joi.string().valid('0', '1', 'true', 'false').default('0'),
+  IMPORT_ALLOW_PRIVATE: Joi.string().valid('0', '1', 'true', 'false').default('0'),
   WEBHOOK_RETRY_DELAY_MS: Joi.number().integer().min(1).default(30_000),
   WEBHOOK_ATTEMPTS: Joi.number().integer().min(1).max(30).default(10),
   SESSION_SECRET: Joi.string().min(32).empty(''),
@@ -154,6 +195,7 @@ const schema = Joi.object({
     .default(12 * 3600),
   SIGNIN_LIMIT_PER_IP: Joi.number().integer().min(1).default(30),
   SIGNIN_LIMIT_PER_ACCOUNT: Joi.number().integer().min(1).default(10),
+  SIGNIN_PAGE_LIMIT_PER_IP: Joi.number().integer().min(1).default(300),
   SIGNIN_WINDOW_MS: Joi.number()
     .integer()
     .min(1000)
@@ -206,6 +248,15 @@ function parseCorsOrigins(raw: string): string[] {
   });
 }
 
+/** An origin (scheme, host, port), refusing a path, a query or credentials. */
+function originOnly(variable: string, raw: string): string {
+  const url = new URL(raw);
+  if (url.origin === 'null' || url.href.replace(/\/$/, '') !== url.origin) {
+    throw new ConfigError(`${variable}: ${raw} must be an origin such as https://app.example.com`);
+  }
+  return url.origin;
+}
+
 /** Reads and validates the environment once; pure, so tests can build any config they need. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const { error, value } = schema.validate(env, { abortEarly: true, convert: true });
@@ -217,6 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     NODE_ENV: Config['env'];
     PORT: number;
     PUBLIC_URL?: string;
+    APP_URL?: string;
     MONGODB_URI?: string;
     MONGODB_DB?: string;
     MONGOD_BINARY?: string;
@@ -229,7 +281,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     RATE_LIMIT_WINDOW_MS: number;
     BODY_LIMIT: string;
     LOG_LEVEL: string;
-    TRUST_PROXY: boolean | number | string;
+    TRUST_PROXY: number | string;
     SHUTDOWN_TIMEOUT_MS: number;
     DOMAIN_CHECK: 'dns' | 'off';
     DOMAIN_TARGETS: string;
@@ -248,12 +300,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     VISIT_DRAIN_LINGER_MS: number;
     WEBHOOK_SECRET_KEY?: string;
     WEBHOOK_ALLOW_PRIVATE: string;
+    IMPORT_ALLOW_PRIVATE: string;
     WEBHOOK_RETRY_DELAY_MS: number;
     WEBHOOK_ATTEMPTS: number;
     SESSION_SECRET?: string;
     SESSION_TTL_SECONDS: number;
     SIGNIN_LIMIT_PER_IP: number;
     SIGNIN_LIMIT_PER_ACCOUNT: number;
+    SIGNIN_PAGE_LIMIT_PER_IP: number;
     SIGNIN_WINDOW_MS: number;
     LOG_FORMAT: NewcomerConfig['logFormat'];
     GENERATE_SECRETS?: string;
@@ -270,6 +324,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     env: v.NODE_ENV,
     port: v.PORT,
     publicUrl,
+    appUrl: v.APP_URL === undefined ? undefined : originOnly('APP_URL', v.APP_URL),
     mongodbUri: v.MONGODB_URI,
     mongodbDbName: v.MONGODB_DB,
     mongodBinary: v.MONGOD_BINARY,
@@ -282,7 +337,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitWindowMs: v.RATE_LIMIT_WINDOW_MS,
     bodyLimit: v.BODY_LIMIT,
     logLevel: v.LOG_LEVEL,
-    trustProxy: v.TRUST_PROXY,
+    trustProxy: v.TRUST_PROXY === 'false' ? false : v.TRUST_PROXY,
     shutdownTimeoutMs: v.SHUTDOWN_TIMEOUT_MS,
     domainCheck: v.DOMAIN_CHECK,
     domainTargets: Object.freeze(
@@ -305,6 +360,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     visitDrainLingerMs: v.VISIT_DRAIN_LINGER_MS,
     webhookSecretKey: v.WEBHOOK_SECRET_KEY ? Buffer.from(v.WEBHOOK_SECRET_KEY, 'hex') : undefined,
     webhookAllowPrivate: v.WEBHOOK_ALLOW_PRIVATE === '1' || v.WEBHOOK_ALLOW_PRIVATE === 'true',
+    importAllowPrivate: v.IMPORT_ALLOW_PRIVATE === '1' || v.IMPORT_ALLOW_PRIVATE === 'true',
     webhookRetryDelayMs: v.WEBHOOK_RETRY_DELAY_MS,
     webhookAttempts: v.WEBHOOK_ATTEMPTS,
     dashboard: Object.freeze({
@@ -312,6 +368,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sessionTtlSeconds: v.SESSION_TTL_SECONDS,
       signInLimitPerIp: v.SIGNIN_LIMIT_PER_IP,
       signInLimitPerAccount: v.SIGNIN_LIMIT_PER_ACCOUNT,
+      signInPageLimitPerIp: v.SIGNIN_PAGE_LIMIT_PER_IP,
       signInWindowMs: v.SIGNIN_WINDOW_MS,
     }),
     newcomer: Object.freeze({

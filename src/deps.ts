@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config';
 import type { Clock } from './shared/cache/cache-bus';
 import type { DomainResolver } from './domains/domain-check';
+import type { ImportQueue } from './imports/imports.jobs';
 import type { QrRenderQueue } from './qr-codes/qr-codes.jobs';
 import type { Logger } from './shared/infra/logger';
 import type { RedisKeys } from './shared/infra/redis-keys';
@@ -20,6 +21,8 @@ export interface AppDeps {
   domainResolver?: DomainResolver;
   /** Producer of QR render jobs (the worker process consumes them). */
   qrQueue: QrRenderQueue;
+  /** Producer of import jobs (the worker runs them); one on `redis` when absent. */
+  importQueue?: ImportQueue;
   /** The clock of the in-process caches' TTLs; the system's unless a test sets one. */
   cacheClock?: Clock;
   /** Queues webhook deliveries of link events (the worker delivers them); absent: none are sent. */

@@ -12,6 +12,9 @@ import { domainsRouter } from './domains/domains.routes';
 import { exportsRouter } from './exports/exports.routes';
 import { firstRunRouter } from './first-run/first-run.routes';
 import { keysRouter } from './keys/keys.routes';
+import { createImportQueue } from './imports/imports.jobs';
+import { importsRouter } from './imports/imports.routes';
+import { linksBulkRouter } from './links/links-bulk.routes';
 import { linksRouter } from './links/links.routes';
 import { redirectRouter } from './visitor/redirect.routes';
 import { overlaysPublicRouter } from './overlays/overlays.public';
@@ -32,11 +35,20 @@ export function apiRoutes(deps: AppDeps): Router {
   const api = Router();
   api.use(accountRouter(deps));
   api.use(domainsRouter(deps), pixelsRouter(deps), overlaysRouter(deps), splashRouter(deps));
-  api.use(linksRouter(deps), campaignsRouter(deps), channelsRouter(deps), bioRouter(deps));
+  api.use(
+    linksBulkRouter(deps),
+    linksRouter(deps),
+    campaignsRouter(deps),
+    channelsRouter(deps),
+    bioRouter(deps),
+  );
   api.use(qrCodesRouter(deps));
   api.use(statsRouter(deps), exportsRouter(deps), webhooksRouter(deps));
   api.use(usersRouter(deps), plansRouter(deps), keysRouter(deps), auditRouter());
   api.use(teamRouter(deps));
+  api.use(
+    importsRouter(deps, deps.importQueue ?? createImportQueue({ ...deps, connection: deps.redis })),
+  );
   return api;
 }
 

@@ -285,7 +285,7 @@ describe('dashboard API (/app/api)', () => {
     it('rotates the key: the new one is shown once, the old one is refused by the API', async () => {
       const owner = await createDashboardUser();
       const session = await signedIn(app.url, owner);
-      const res = await session.form('/app/account/key', {});
+      const res = await session.form('/app/account/key', { current: TEST_PASSWORD });
       expect(res.status).to.equal(200);
       expect(res.headers.get('cache-control')).to.equal('no-store');
       const newKey = /<code class="key" id="new-key">([^<]+)<\/code>/.exec(res.text)?.[1];

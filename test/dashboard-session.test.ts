@@ -49,7 +49,8 @@ describe('dashboard sign-in and sessions', () => {
   });
 
   it('sets an HttpOnly, SameSite=Lax session cookie on /app, not Secure over http', async () => {
-    const res = await new DashboardClient(app.url).send('/app/signin');
+    const user = await createDashboardUser();
+    const res = await new DashboardClient(app.url).signIn(user.user.email);
     const header = res.headers.getSetCookie()[0] ?? '';
     expect(header).to.match(/^linkqr\.sid=/);
     expect(header).to.include('HttpOnly');

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { formatsOf } from './support/qr';
 import { client } from './support/http';
 import { aliasOf, decodeImage, pixelAt, servePng, waitForRender } from './support/qr';
 import { useQrEnvironment } from './support/qr-env';
@@ -307,6 +308,8 @@ describe('QR codes', () => {
         date: details.date,
         status: 'failed',
         reason: 'logo is not a png or jpeg image',
+        style: null,
+        formats: formatsOf(link),
       });
       const res = await env.image(link);
       expect(res.res.status).to.equal(422);

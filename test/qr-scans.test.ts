@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { formatsOf } from './support/qr';
 import { client } from './support/http';
 import { aliasOf, decodeImage, waitForRender, type QrDetails } from './support/qr';
 import { PUBLIC_URL, useQrEnvironment } from './support/qr-env';
@@ -81,6 +82,8 @@ describe('QR codes', () => {
           date: res.body.details.date,
           status: res.body.details.status,
           reason: null,
+          style: null,
+          formats: formatsOf(link),
         },
         data: {
           clicks: 4,

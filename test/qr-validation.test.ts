@@ -41,12 +41,12 @@ describe('QR codes', () => {
       [
         'a colour out of range',
         { type: 'text', data: 'x', foreground: 'rgb(256,0,0)' },
-        'foreground must be of the form rgb(r,g,b) with 0..255 each',
+        'foreground must be of the form rgb(r,g,b) with 0..255 each, or #rrggbb',
       ],
       [
-        'a hex colour',
-        { type: 'text', data: 'x', background: '#ffffff' },
-        'background must be of the form rgb(r,g,b) with 0..255 each',
+        'a short hex colour',
+        { type: 'text', data: 'x', background: '#fff' },
+        'background must be of the form rgb(r,g,b) with 0..255 each, or #rrggbb',
       ],
       [
         'low contrast',

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { formatsOf } from './support/qr';
 import { client, DATE_TIME } from './support/http';
 import {
   aliasOf,
@@ -203,6 +204,8 @@ describe('QR codes', () => {
           date: res.body.details.date,
           status: 'ready',
           reason: null,
+          style: null,
+          formats: formatsOf(link),
         },
         data: {
           clicks: 0,

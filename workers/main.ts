@@ -1,12 +1,16 @@
+import { createQrRenderQueue } from '../src/qr-codes/qr-codes.jobs';
 import { openDatabase } from '../src/shared/infra/database';
 import { createLogger, resolveLogFormat } from '../src/shared/infra/logger';
 import { loadProcessConfig, logRuntimeSecrets } from '../src/shared/infra/process-config';
 import { createRedis, createWorkerRedis } from '../src/shared/infra/redis';
 import { RedisKeys } from '../src/shared/infra/redis-keys';
 import { onShutdown } from '../src/shared/infra/shutdown';
+import { userDeletionContextFor } from '../src/users/user-deletion';
 import { VisitDrainer } from '../src/visits/visit-drainer';
+import { deleteVisits } from '../src/visits/visits.service';
 import { clicksWebhookHook } from '../src/webhooks/webhook-clicks';
 import { createWebhookEvents } from '../src/webhooks/webhooks.jobs';
+import { startImportWorker } from './imports/import.worker';
 import { startQrRenderWorker } from './qr-render/qr-render.worker';
 import { startRetention } from './retention';
 import { startWebhookWorker } from './webhooks/webhook-delivery.worker';
@@ -63,7 +67,22 @@ async function main(): Promise<void> {
     keys,
     observer: metrics.webhookDeliveries,
   });
-  const retention = startRetention({ visitRetentionDays: config.visitRetentionDays, logger });
+  const importWorker = startImportWorker({ config, logger, keys });
+  // Finishing a user deletion that stopped halfway goes through the same services as the API;
+  // on the events connection, since the drainer blocks on `redis`.
+  const qrQueue = createQrRenderQueue({ connection: eventsRedis, keys, logger });
+  const retention = startRetention({
+    visitRetentionDays: config.visitRetentionDays,
+    logger,
+    userDeletions: userDeletionContextFor({
+      config,
+      redis: eventsRedis,
+      keys,
+      logger,
+      qrQueue,
+      visits: { deleteVisits: (target) => deleteVisits(target, eventsRedis, keys) },
+    }),
+  });
   const server = await startWorkerServer({
     port: config.workerPort,
     metrics,
@@ -76,8 +95,10 @@ async function main(): Promise<void> {
     () => server.close(),
     () => qrWorker.close(),
     () => webhookWorker.close(),
+    () => importWorker.close(),
     () => drainer.stop(),
     async () => retention.stop(),
+    () => qrQueue.close(),
     () => events.close(),
     () => eventsRedis.quit(),
     () => probe.quit(),

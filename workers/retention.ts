@@ -1,11 +1,15 @@
 import type { Logger } from '../src/shared/infra/logger';
+import { resumeUserDeletions, type UserDeletionContext } from '../src/users/user-deletion';
 import { purgeExpiredVisits } from '../src/visits/visit-retention';
 import { WebhookDelivery } from '../src/webhooks/webhook.model';
 
 const DELIVERY_LOG_DAYS = 30;
 
 export interface RetentionSweep {
-  /** One pass: expired raw visits (when a retention is set) and old webhook delivery records. */
+  /**
+   * One pass: expired raw visits (when a retention is set), old webhook delivery records, and the
+   * user deletions that stopped halfway.
+   */
   run(): Promise<void>;
   stop(): void;
 }
@@ -15,8 +19,9 @@ export function startRetention(options: {
   visitRetentionDays: number | undefined;
   logger: Logger;
   intervalMs?: number;
+  userDeletions?: UserDeletionContext;
 }): RetentionSweep {
-  const { visitRetentionDays, logger } = options;
+  const { visitRetentionDays, logger, userDeletions } = options;
   const run = async () => {
     if (visitRetentionDays !== undefined) {
       const visits = await purgeExpiredVisits(visitRetentionDays);
@@ -24,6 +29,10 @@ export function startRetention(options: {
     }
     const cutoff = new Date(Date.now() - DELIVERY_LOG_DAYS * 86_400_000);
     await WebhookDelivery.deleteMany({ at: { $lt: cutoff } });
+    if (userDeletions) {
+      const users = await resumeUserDeletions(userDeletions);
+      if (users) logger.info({ users }, 'user deletions resumed and finished');
+    }
   };
   const safeRun = () =>
     run().catch((err: unknown) =>

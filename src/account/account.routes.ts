@@ -1,12 +1,13 @@
 import { Router } from 'express';
-import { currentUser } from '../auth/auth.middleware';
+import { currentUser, viaSession } from '../auth/auth.middleware';
+import { keepThisSession } from '../dashboard/session';
 import { dataResponse, messageResponse, sendData, sendMessage } from '../shared/http/responses';
 import { endpoint } from '../shared/http/endpoint';
 import { accountJson, presentAccount } from './account.presenter';
 import { accountUpdateSchema, type AccountUpdate } from './account.schemas';
 import type { AppDeps } from '../deps';
 import { apiKeyCacheFor } from '../users/api-key-cache';
-import { updateAccount } from './account.service';
+import { confirmCurrentPassword, updateAccount } from './account.service';
 
 const tag = 'Account';
 
@@ -22,6 +23,9 @@ const api = {
     scope: 'account:write',
     summary: 'Change your email or password',
     body: accountUpdateSchema,
+    description:
+      'With an API key the key is enough. From a dashboard session (/app/api) the body must also ' +
+      'carry `current`, the current password; a new password ends every other dashboard session.',
     responses: { 200: messageResponse('Updated') },
     errors: [409],
   }),
@@ -36,7 +40,11 @@ export function accountRouter(deps: AppDeps): Router {
   });
 
   router.put('/account/update', api.update, async (req, res) => {
-    await updateAccount(currentUser(req).id, req.body as AccountUpdate, apiKeys);
+    const user = currentUser(req);
+    const update = req.body as AccountUpdate;
+    if (viaSession(req)) await confirmCurrentPassword(user, update.current);
+    await updateAccount(user.id, update, apiKeys);
+    if (update.password !== undefined && viaSession(req)) await keepThisSession(req, user.id);
     sendMessage(res, 'Account has been successfully updated.');
   });
 

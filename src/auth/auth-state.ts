@@ -6,10 +6,13 @@ import type { UserRecord } from '../users/user.model';
 /**
  * `user` is the account the request acts in (whose records, plan and rate limit apply). A member
  * acting in someone else's account is `actor`, capped by `role`. A dashboard session has no
- * `key`: it may do whatever its user (or role) may.
+ * `key`: it may do whatever its user (or role) may. `session`: a signed-in dashboard session rather
+ * than an API key (a key is the account's whole credential; a session is not, so some changes ask
+ * it for the password again).
  */
 export type AuthState =
-  { user: UserRecord; key?: KeyGrant; actor?: UserRecord; role?: Role } | { failure: string };
+  | { user: UserRecord; key?: KeyGrant; session?: boolean; actor?: UserRecord; role?: Role }
+  | { failure: string };
 
 declare module 'express-serve-static-core' {
   interface Request {

@@ -70,6 +70,11 @@ export function currentUser(req: Request): UserRecord {
   return req.auth.user;
 }
 
+/** Whether the request is a dashboard session's (not an API key's). */
+export function viaSession(req: Request): boolean {
+  return Boolean(req.auth && 'user' in req.auth && req.auth.session);
+}
+
 /** Routes of GemPixel's admin API: any valid key gets past auth, only an administrator's further. */
 export const requireAdmin: RequestHandler = (req, _res, next) => {
   if (!currentUser(req).admin) {

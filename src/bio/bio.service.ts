@@ -1,5 +1,5 @@
 import { unassignEverywhere } from '../channels/channels.service';
-import { allocateAlias } from '../links/aliases';
+import { allocateAlias, confirmAlias, holdAlias } from '../links/aliases';
 import { deleteOwned, listOwned } from '../shared/db/owned';
 import type { PageQuery } from '../shared/http/pagination';
 import { nextId } from '../shared/ids/counter.model';
@@ -14,20 +14,27 @@ export async function listBioPages(userId: number, query: PageQuery) {
 }
 
 export async function createBioPage(userId: number, input: BioCreate): Promise<BioRecord> {
-  const alias = await allocateAlias(BIO_ALIAS_SCOPE, input.alias, { refuseReserved: false });
-  const doc = await Bio.create({
-    id: await nextId('bio'),
-    userId,
-    alias,
-    name: input.name,
-    links: input.links,
-    createdAt: new Date(),
+  const alias = await allocateAlias(BIO_ALIAS_SCOPE, input.alias, {
+    refuseReserved: false,
+    inUse: async (a) => (await Bio.exists({ alias: a })) !== null,
   });
+  const doc = await holdAlias([{ scope: BIO_ALIAS_SCOPE, alias }], async () =>
+    Bio.create({
+      id: await nextId('bio'),
+      userId,
+      alias,
+      name: input.name,
+      links: input.links,
+      createdAt: new Date(),
+    }),
+  );
   return doc.toObject<BioRecord>();
 }
 
 /** Deletes the page and takes it out of every channel; its alias is never handed out again. */
 export async function deleteBioPage(userId: number, id: number): Promise<void> {
+  const page = await Bio.findOne({ id, userId }).lean<BioRecord>();
+  if (page) await confirmAlias(BIO_ALIAS_SCOPE, page.alias);
   await deleteOwned(Bio, userId, id, 'Bio page');
   await unassignEverywhere('bio', id);
 }

@@ -1,9 +1,10 @@
 import { Router } from 'express';
 import Joi from 'joi';
 import type { AppDeps } from '../deps';
-import { hasVisitorBehaviour, linkParameters } from '../links/link-behaviour.service';
+import { linkParameters } from '../links/link-behaviour.service';
+import { isBareRedirect } from '../visitor/redirect';
 import { originsOf } from '../links/link-domains';
-import { withParameters } from '../links/link-targeting';
+import { withParameters } from '../links/link-parameters';
 import { shortUrlOf } from '../links/short-url';
 import { endpoint } from '../shared/http/endpoint';
 import {
@@ -72,8 +73,8 @@ export function campaignsPublicRouter(deps: AppDeps): Router {
     );
     if (!link) return sendPublicNotFound(res, req.path);
     res.setHeader('Cache-Control', 'private, no-store');
-    if (link.passwordHash || hasVisitorBehaviour(link)) {
-      // The visitor meets the link's password form or its pages; the click is counted there.
+    if (!isBareRedirect(link)) {
+      // The visitor meets the link's password form, pages, rules or limit: the click is counted there.
       return res.redirect(302, shortUrlOf(link, await originsOf([link]), publicUrl));
     }
     if (req.method !== 'HEAD') deps.visits.record({ kind: 'link', id: link.id }, req);

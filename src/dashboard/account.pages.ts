@@ -1,18 +1,17 @@
 import { Router, type Request, type Response } from 'express';
 import { accountUpdateSchema } from '../account/account.schemas';
-import { updateAccount } from '../account/account.service';
+import { confirmCurrentPassword, updateAccount } from '../account/account.service';
 import type { AppDeps } from '../deps';
 import { toAppError } from '../shared/errors/error-handler';
 import { formatDateTime, formatOptionalDateTime } from '../shared/format/dates';
-import { verifyPassword } from '../shared/secrets';
 import { apiKeyCacheFor } from '../users/api-key-cache';
 import type { UserRecord } from '../users/user.model';
-import { findUserById, rotateApiKey } from '../users/users.service';
+import { rotateApiKey } from '../users/users.service';
 import { csrfToken } from './csrf';
 import { planOf } from '../plans/plans.service';
 import { accountPage, type AccountView, type PlanView } from './pages/account.page';
 import { sendPage } from './pages/respond';
-import { passwordStamp } from './session';
+import { keepThisSession } from './session';
 import { signedInUser } from './session-user';
 
 /** The user's plan with its limits (from PLANS; an absent limit is unlimited). */
@@ -30,6 +29,15 @@ function planView(deps: AppDeps, user: UserRecord): PlanView {
       domains: plan?.maxDomains,
     },
   };
+}
+
+async function currentPasswordIsRight(user: UserRecord, current: string | undefined) {
+  try {
+    await confirmCurrentPassword(user, current);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The account page: plan, key rotation (shown once), email and password changes. */
@@ -62,7 +70,7 @@ export function accountPages(deps: AppDeps): Router {
     const u = signedInUser(req);
     const body = req.body as Record<string, string | undefined>;
     const currentKey = field === 'email' ? 'current' : 'passwordCurrent';
-    if (!u.passwordHash || !(await verifyPassword(body.current ?? '', u.passwordHash))) {
+    if (!(await currentPasswordIsRight(u, body.current))) {
       return sendPage(
         res,
         422,
@@ -85,17 +93,23 @@ export function accountPages(deps: AppDeps): Router {
         account(req, { errors: { [field]: appError.message } }),
       );
     }
-    if (field === 'password') {
-      // This session goes on; the user's other sessions end with the old password.
-      const updated = await findUserById(u.id);
-      req.session.passwordStamp = passwordStamp(updated?.passwordHash);
-    }
+    // This session goes on; the user's other sessions end with the old password.
+    if (field === 'password') await keepThisSession(req, u.id);
     res.redirect(303, `/app/account?done=${field}`);
   };
   router.post('/account/email', changeAccount('email'));
   router.post('/account/password', changeAccount('password'));
   router.post('/account/key', async (req, res) => {
-    const { apiKey: newKey } = await rotateApiKey(signedInUser(req).id, apiKeys);
+    const u = signedInUser(req);
+    const current = (req.body as Record<string, string | undefined>).current;
+    if (!(await currentPasswordIsRight(u, current))) {
+      return sendPage(
+        res,
+        422,
+        account(req, { errors: { keyCurrent: 'The current password is wrong' } }),
+      );
+    }
+    const { apiKey: newKey } = await rotateApiKey(u.id, apiKeys);
     sendPage(res, 200, account(req, { newKey }));
   });
 

@@ -16,6 +16,7 @@ import { sendPage, sendView } from './pages/respond';
 import { signInPage } from './pages/sign-in.page';
 import { resourceViews } from './resources';
 import { requireSignedIn, signIn, signOut } from './sign-in.routes';
+import { signInPageLimit } from './sign-in';
 import { sessionUser, signedInUser } from './session-user';
 
 /** The dashboard's server-rendered pages; the resource pages are filled by web/app/app.js. */
@@ -26,13 +27,14 @@ export function dashboardPages(deps: AppDeps, apiRouteTable: ReadonlySet<string>
   router.use(express.urlencoded({ extended: false, limit: '20kb' }));
   router.use(requireCsrf);
 
-  router.get('/signin', (req, res) => {
+  const pageLimit = signInPageLimit(deps);
+  router.get('/signin', pageLimit, (req, res) => {
     if (sessionUser(req)) return res.redirect(303, '/app/links');
     const next = typeof req.query.next === 'string' ? req.query.next : undefined;
     sendPage(res, 200, signInPage({ csrf: csrfToken(req), next }));
   });
-  router.post('/signin', ...signIn(deps));
-  router.post('/signout', signOut);
+  router.post('/signin', pageLimit, ...signIn(deps));
+  router.post('/signout', signOut(deps));
 
   router.use(requireSignedIn);
 

@@ -11,11 +11,13 @@ import { requireJsonBody } from '../shared/http/content-type';
 import { jsonBody } from '../shared/http/json-body';
 import { requireWellFormedStrings } from '../shared/http/well-formed';
 import { requireDependencies } from '../shared/infra/dependencies';
-import { requireCsrf } from './csrf';
+import { requireCsrf, statelessCsrf } from './csrf';
 import { dashboardApi, logoUpload } from './dashboard-api';
 import { dashboardPages, pageErrors } from './dashboard.routes';
 import { routeTable } from './route-table';
-import { sessionMiddleware } from './session';
+import { csrfCookie, dashboardSecret, sessionMiddleware } from './session';
+import { sameOriginCalls } from './fetch-metadata';
+import type { ServiceHosts } from '../shared/http/own-host';
 import { loadSessionUser, requireSessionUser } from './session-user';
 
 /** web/app beside package.json, whether running from src/ (tsx) or dist/src/ (node). */
@@ -37,6 +39,7 @@ export interface ApiParts {
   routes: Router;
   /** The API's per-user limiter: a session and its user's key share one count. */
   rateLimit: RequestHandler;
+  hosts: ServiceHosts;
 }
 
 /** Dashboard POSTs that change no record: signing in and out, a form's check, a QR preview. */
@@ -66,11 +69,16 @@ export function dashboardRouter(deps: AppDeps, parts: ApiParts): Router {
       throw notFound(`No asset at /app/assets${req.path}`);
     },
   );
-  router.use(sessionMiddleware(deps));
+  // The dashboard's own fetches carry their page as the referrer (see sameOriginCalls).
+  router.use(helmet.referrerPolicy({ policy: 'same-origin' }));
+  const secret = dashboardSecret(deps);
+  router.use(sessionMiddleware(deps, secret));
+  router.use(statelessCsrf(secret, csrfCookie(config), config.dashboard.sessionTtlSeconds * 1000));
   router.use(loadSessionUser);
   router.use(auditWrites(deps, NOT_WRITES));
 
   const api = Router();
+  if (parts.hosts.sharedOrigin) api.use(sameOriginCalls);
   api.use(requireDependencies(deps.redis));
   api.use(requireSessionUser);
   api.use(actInAccount(deps));

@@ -1,4 +1,4 @@
-import { DEVICES } from '../links/link-targeting';
+import { DEVICES } from '../visitor/rules/rule-values';
 import { countryName, UNKNOWN_COUNTRY } from '../visits/visit-capture';
 import type { FieldHint } from './form-fields';
 import type { FieldOption } from './view-types';

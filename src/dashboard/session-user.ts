@@ -12,13 +12,17 @@ import { isUsable } from './sign-in';
 export const loadSessionUser: RequestHandler = async (req, _res, next) => {
   const userId = req.session?.userId;
   if (userId === undefined) return next();
+  // A session id carried to another host (one signed in on a branded domain before M2, say) is
+  // anonymous there; it stays signed in where it was opened.
+  if (req.session.host !== req.hostname.toLowerCase()) return next();
   const user = await findUserById(userId);
   if (!user || !isUsable(user) || req.session.passwordStamp !== passwordStamp(user.passwordHash)) {
     delete req.session.userId;
     delete req.session.passwordStamp;
+    delete req.session.host;
     return next();
   }
-  req.auth = { user };
+  req.auth = { user, session: true };
   next();
 };
 

@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import RedisStore from 'connect-redis';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import session from 'express-session';
 import type { AppDeps } from '../deps';
+import { User } from '../users/user.model';
 
 declare module 'express-session' {
   interface SessionData {
@@ -10,10 +11,28 @@ declare module 'express-session' {
     userId?: number;
     /** Fingerprint of the password the session was opened with (see `passwordStamp`). */
     passwordStamp?: string;
+    /** The host the session was opened on: it is worth nothing on any other (issue 29, M2). */
+    host?: string;
   }
 }
 
-export const SESSION_COOKIE = 'linkqr.sid';
+export interface SessionCookie {
+  name: string;
+  path: string;
+  secure: boolean;
+}
+
+/**
+ * Over https the cookie is `__Host-` prefixed (Secure, Path=/, no Domain: the browser keeps it to
+ * the one host that set it, and no sibling subdomain can plant or overwrite it); over plain http
+ * (a LAN address, a newcomer's localhost) browsers refuse that prefix, so it stays on /app.
+ */
+export function sessionCookie(config: { publicUrl: string; appUrl?: string }): SessionCookie {
+  const secure = (config.appUrl ?? config.publicUrl).startsWith('https:');
+  return secure
+    ? { name: '__Host-linkqr.sid', path: '/', secure }
+    : { name: 'linkqr.sid', path: '/app', secure };
+}
 
 /**
  * A short digest of the stored password hash: when the password changes, every session opened
@@ -28,17 +47,30 @@ export function passwordStamp(passwordHash: string | null | undefined): string {
 
 /**
  * Server-side sessions in Redis under the dashboard's own key prefix. The cookie is HttpOnly,
- * SameSite=Lax, and Secure when PUBLIC_URL is https (behind a TLS proxy, set TRUST_PROXY so
- * Express sees the request as secure).
+ * SameSite=Lax, and `__Host-`/Secure when the dashboard's URL is https (behind a TLS proxy, set
+ * TRUST_PROXY so Express sees the request as secure).
  */
-export function sessionMiddleware(deps: AppDeps): RequestHandler {
+/** The dashboard's signing secret: main.ts loads the stored one; an app built without (tests) makes one. */
+export function dashboardSecret(deps: AppDeps): string {
+  return (
+    deps.sessionSecret ??
+    deps.config.dashboard.sessionSecret ??
+    randomBytes(32).toString('base64url')
+  );
+}
+
+/** The anonymous visitor's CSRF cookie, named and scoped as the session cookie is. */
+export function csrfCookie(config: { publicUrl: string; appUrl?: string }): SessionCookie {
+  const cookie = sessionCookie(config);
+  return { ...cookie, name: cookie.name.replace('.sid', '.csrf') };
+}
+
+export function sessionMiddleware(deps: AppDeps, secret: string): RequestHandler {
   const { config } = deps;
   const { dashboard } = config;
-  // main.ts loads the stored one; an app built without it (tests) signs with its own.
-  const secret =
-    deps.sessionSecret ?? dashboard.sessionSecret ?? randomBytes(32).toString('base64url');
+  const cookie = sessionCookie(config);
   return session({
-    name: SESSION_COOKIE,
+    name: cookie.name,
     secret,
     store: new RedisStore({
       client: deps.redis,
@@ -52,9 +84,19 @@ export function sessionMiddleware(deps: AppDeps): RequestHandler {
     cookie: {
       httpOnly: true,
       sameSite: 'lax',
-      secure: config.publicUrl.startsWith('https:'),
-      path: '/app',
+      secure: cookie.secure,
+      path: cookie.path,
       maxAge: dashboard.sessionTtlSeconds * 1000,
     },
   });
+}
+
+/**
+ * After the password changed through this session: the session goes on under the new password,
+ * while every other session, still stamped with the old one, ends at its next request.
+ */
+export async function keepThisSession(req: Request, userId: number): Promise<void> {
+  if (!req.session) return;
+  const updated = await User.findOne({ id: userId }, { passwordHash: 1 }).lean();
+  req.session.passwordStamp = passwordStamp(updated?.passwordHash);
 }

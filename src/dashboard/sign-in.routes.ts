@@ -3,7 +3,7 @@ import type { AppDeps } from '../deps';
 import { unauthorized } from '../shared/errors/app-error';
 import { csrfToken } from './csrf';
 import { signInPage } from './pages/sign-in.page';
-import { passwordStamp, SESSION_COOKIE } from './session';
+import { passwordStamp, sessionCookie } from './session';
 import { sessionUser } from './session-user';
 import { isUsable, signInThrottle, verifyCredentials } from './sign-in';
 
@@ -48,6 +48,7 @@ export function signIn(deps: AppDeps): RequestHandler[] {
     await regenerate(req);
     req.session.userId = user.id;
     req.session.passwordStamp = passwordStamp(user.passwordHash);
+    req.session.host = req.hostname.toLowerCase();
     csrfToken(req);
     await save(req);
     res.redirect(303, next);
@@ -55,13 +56,16 @@ export function signIn(deps: AppDeps): RequestHandler[] {
   return [...signInThrottle(deps), handler];
 }
 
-export const signOut: RequestHandler = (req, res, next) => {
-  req.session.destroy((err) => {
-    if (err) return next(err);
-    res.clearCookie(SESSION_COOKIE, { path: '/app' });
-    res.redirect(303, '/app/signin');
-  });
-};
+export function signOut(deps: AppDeps): RequestHandler {
+  const cookie = sessionCookie(deps.config);
+  return (req, res, next) => {
+    req.session.destroy((err) => {
+      if (err) return next(err);
+      res.clearCookie(cookie.name, { path: cookie.path, secure: cookie.secure, httpOnly: true });
+      res.redirect(303, '/app/signin');
+    });
+  };
+}
 
 /** Pages need a signed-in user: a GET is sent to the sign-in form and comes back afterwards. */
 export const requireSignedIn: RequestHandler = (req, res, next) => {

@@ -1,5 +1,6 @@
 import type { Request, RequestHandler } from 'express';
-import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
+import { rateLimit } from 'express-rate-limit';
+import { clientKey } from '../shared/http/client-key';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type { AppDeps } from '../deps';
 import { tooManyRequests } from '../shared/errors/app-error';
@@ -35,6 +36,36 @@ function accountOf(req: Request): string {
 }
 
 /**
+ * Every request to the sign-in page (shown or posted), counted per client address: the page costs
+ * no storage any more, but it still costs a password hash when posted.
+ */
+export function signInPageLimit(deps: AppDeps): RequestHandler {
+  const { signInPageLimitPerIp, signInWindowMs } = deps.config.dashboard;
+  return rateLimit({
+    windowMs: signInWindowMs,
+    limit: signInPageLimitPerIp,
+    keyGenerator: clientKey,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    passOnStoreError: false,
+    store: new RedisStore({
+      prefix: deps.keys.key('dashboard', 'signin', 'page', ''),
+      sendCommand: (command: string, ...args: string[]) =>
+        deps.redis.call(command, ...args) as Promise<RedisReply>,
+    }),
+    handler: (_req, _res, next) => {
+      const minutes = Math.ceil(signInWindowMs / 60_000);
+      next(
+        tooManyRequests(
+          `Too many requests for the sign-in page: try again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
+          Math.ceil(signInWindowMs / 1000),
+        ),
+      );
+    },
+  });
+}
+
+/**
  * Failed sign-ins are counted per client address and per account (in Redis, shared by every
  * process); past either cap the form answers 429 until the window ends, right password or not.
  */
@@ -65,7 +96,7 @@ export function signInThrottle(deps: AppDeps): RequestHandler[] {
       },
     });
   return [
-    limiter('ip', signInLimitPerIp, (req) => ipKeyGenerator(req.ip ?? 'unknown')),
+    limiter('ip', signInLimitPerIp, clientKey),
     limiter('account', signInLimitPerAccount, accountOf),
   ];
 }

@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { cleanUrlHost } from '../shared/http/web-url';
 
 export interface DomainCreate {
   domain: string;
@@ -16,6 +17,7 @@ const redirectUrl = Joi.string()
   .trim()
   .max(2048)
   .uri({ scheme: ['http', 'https'] })
+  .custom(cleanUrlHost)
   .allow(null, '')
   .messages({
     'string.uri': '{#label} must be an http:// or https:// URL',

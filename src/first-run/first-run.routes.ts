@@ -19,6 +19,7 @@ const page = endpoint({
 export function firstRunRouter(deps: AppDeps): Router {
   const { config } = deps;
   const isOwnHost = ownHostCheck(config.publicUrl);
+  const appUrl = config.appUrl === config.publicUrl ? undefined : config.appUrl;
   // Once someone has an account, the page stops offering to create one; until then every view
   // asks, so a user just created by the CLI (another process) is seen at once.
   let userSeen = false;
@@ -30,7 +31,7 @@ export function firstRunRouter(deps: AppDeps): Router {
       res,
       200,
       'linkqr',
-      firstRunBody({ publicUrl: config.publicUrl, noUserYet: !userSeen }),
+      firstRunBody({ publicUrl: config.publicUrl, appUrl, noUserYet: !userSeen }),
     );
   });
   return router;

@@ -1,6 +1,8 @@
 import { Router } from 'express';
 import Joi from 'joi';
-import { currentUser } from '../auth/auth.middleware';
+import { actorOf } from '../auth/auth-state';
+import { currentUser, viaSession } from '../auth/auth.middleware';
+import { confirmCurrentPassword } from '../account/account.service';
 import type { AppDeps } from '../deps';
 import { endpoint } from '../shared/http/endpoint';
 import { pageQuerySchema, type PageQuery } from '../shared/http/pagination';
@@ -95,13 +97,18 @@ export function keysRouter(deps: AppDeps): Router {
     sendList(res, 'keys', all.slice(start, start + query.limit), all.length, query);
   });
 
+  // A key outlives the session that made it: a session proves itself with the password first.
   router.post('/keys/add', api.add, async (req, res) => {
-    const { id, key } = await createKey(currentUser(req).id, req.body as KeyCreate);
+    const body = req.body as KeyCreate;
+    if (viaSession(req))
+      await confirmCurrentPassword(actorOf(req) ?? currentUser(req), body.current);
+    const { id, key } = await createKey(currentUser(req).id, body);
     sendCreated(res, { id, key });
   });
 
   router.post('/key/:id/rotate', api.rotate, async (req, res) => {
-    const { grace } = req.body as KeyRotate;
+    const { grace, current } = req.body as KeyRotate;
+    if (viaSession(req)) await confirmCurrentPassword(actorOf(req) ?? currentUser(req), current);
     const issued = await rotateKey(currentUser(req), Number(req.params.id), grace, apiKeys);
     res.json({
       error: 0,

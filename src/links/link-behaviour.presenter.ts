@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { idJson, mapOf, urlJson } from '../shared/http/responses';
+import type { RuleWhen } from '../visitor/rules/rules.schemas';
 import type { LinkRecord } from './link.model';
 import { linkParameters } from './link-behaviour.service';
 
@@ -16,6 +17,9 @@ export function presentLinkBehaviour(link: LinkRecord) {
       language: r.language,
       link: r.link,
     })),
+    rules: (link.rules ?? []).map((r) => ({ url: r.url ?? '', when: (r.when ?? {}) as RuleWhen })),
+    maxclicks: link.maxClicks ?? null,
+    expiredurl: link.expiredUrl ?? null,
     parameters: linkParameters(link),
     metatitle: link.metatitle ?? '',
     metadescription: link.metadescription ?? '',
@@ -55,6 +59,24 @@ export const linkBehaviourJson = {
   geotarget: rules('location'),
   devicetarget: rules('device'),
   languagetarget: rules('language'),
+  rules: Joi.array()
+    .items(
+      Joi.object({
+        url: urlJson,
+        when: Joi.object()
+          .unknown(true)
+          .description(
+            'country, language, device, os, browser, query, ip, after, before, referrer',
+          ),
+      }),
+    )
+    .description('redirect rules in order; the first that matches wins'),
+  maxclicks: Joi.number()
+    .integer()
+    .min(1)
+    .allow(null)
+    .description('counted clicks after which the link has expired'),
+  expiredurl: urlJson.allow(null).description('where visitors of an expired link go'),
   parameters: Joi.array().items(Joi.object({ name: Joi.string(), value: Joi.string().allow('') })),
   metatitle: Joi.string().allow(''),
   metadescription: Joi.string().allow(''),

@@ -1,5 +1,12 @@
 import Joi from 'joi';
-import { canonicalCountry, canonicalDevice, canonicalLanguage, DEVICES } from './link-targeting';
+import {
+  canonicalCountry,
+  canonicalDevice,
+  canonicalLanguage,
+  DEVICES,
+} from '../visitor/rules/rule-values';
+import { rulesField, type RuleInput } from '../visitor/rules/rules.schemas';
+import { cleanUrlHost } from '../shared/http/web-url';
 
 export const LINK_TYPES = ['direct', 'frame', 'splash', 'overlay'] as const;
 export type LinkType = (typeof LINK_TYPES)[number];
@@ -49,6 +56,7 @@ const targetLink = Joi.string()
   .trim()
   .max(2048)
   .uri({ scheme: ['http', 'https'] })
+  .custom(cleanUrlHost)
   .required()
   .messages({ 'string.uriCustomScheme': '{{#label}} must be an http or https URL' });
 
@@ -123,10 +131,17 @@ export interface TargetRules {
   geotarget?: Array<{ location: string; link: string }> | null;
   devicetarget?: Array<{ device: string; link: string }> | null;
   languagetarget?: Array<{ language: string; link: string }> | null;
+  rules?: RuleInput[] | null;
+}
+
+/** Click limit and where an expired link sends its visitors. */
+export interface ExpiryInput {
+  maxclicks?: number | null;
+  expiredurl?: string | null;
 }
 
 /** The link-behaviour fields of `url/add` and `url/:id/update`; `null` clears one on update. */
-export interface LinkBehaviourInput extends TargetRules {
+export interface LinkBehaviourInput extends TargetRules, ExpiryInput {
   type?: TypeChoice;
   splash?: number | null;
   overlay?: number | null;
@@ -146,6 +161,15 @@ export const linkBehaviourFields = {
   geotarget: geotarget.allow(null),
   devicetarget: devicetarget.allow(null),
   languagetarget: languagetarget.allow(null),
+  rules: rulesField.allow(null),
+  maxclicks: Joi.number().integer().min(1).max(MAX_ID).allow(null),
+  expiredurl: Joi.string()
+    .trim()
+    .max(2048)
+    .uri({ scheme: ['http', 'https'] })
+    .custom(cleanUrlHost)
+    .allow(null, '')
+    .messages({ 'string.uriCustomScheme': '{{#label}} must be an http or https URL' }),
   parameters: parameters.allow(null),
   metatitle: metaText(200),
   metadescription: metaText(500),
@@ -154,6 +178,7 @@ export const linkBehaviourFields = {
     .max(2048)
     .allow('')
     .uri({ scheme: ['http', 'https'] })
+    .custom(cleanUrlHost)
     .messages({ 'string.uriCustomScheme': '{{#label}} must be an http or https URL' }),
 };
 

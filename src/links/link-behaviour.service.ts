@@ -7,7 +7,6 @@ import { SplashPage } from '../splash/splash-page.model';
 import { presentSplash } from '../splash/splash.presenter';
 import type { LinkBehaviourInput, LinkType } from './link-behaviour.schemas';
 import type { LinkRecord } from './link.model';
-import { withParameters, type Targeting } from './link-targeting';
 
 type Current = Pick<LinkRecord, 'type' | 'splashId' | 'overlayId'> | null;
 
@@ -99,9 +98,17 @@ export async function behaviourChanges(
     await requireOwned(userId, 'pixels', pixels, (f) => Pixel.countDocuments(f), 'pixels');
     set.pixelIds = pixels;
   }
-  for (const key of ['geotarget', 'devicetarget', 'languagetarget', 'parameters'] as const) {
+  for (const key of [
+    'geotarget',
+    'devicetarget',
+    'languagetarget',
+    'rules',
+    'parameters',
+  ] as const) {
     if (input[key] !== undefined) set[key] = input[key] ?? [];
   }
+  if (input.maxclicks !== undefined) set.maxClicks = input.maxclicks;
+  if (input.expiredurl !== undefined) set.expiredUrl = input.expiredurl || null;
   for (const key of ['metatitle', 'metadescription', 'metaimage'] as const) {
     if (input[key] !== undefined) set[key] = input[key];
   }
@@ -142,8 +149,8 @@ export interface LinkMeta {
 
 /**
  * Everything a visitor page of the link needs, cached with the link so that a visit reads no
- * database. Absent (null) for a direct link without pixels, targeting or preview tags: that one
- * stays a bare 302.
+ * database. Absent (null) for a direct link without pixels, pages or preview tags: that one
+ * stays a bare 302 (to the destination its rules choose, if it has any).
  */
 export interface VisitorBehaviour {
   type: LinkType;
@@ -152,7 +159,6 @@ export interface VisitorBehaviour {
   /** For `splash`: the custom page, or null for the default one. */
   splash: SplashContent | null;
   overlay: OverlayContent | null;
-  targeting: Targeting;
   meta: LinkMeta | null;
 }
 
@@ -165,10 +171,6 @@ export function hasVisitorBehaviour(link: LinkRecord): boolean {
   return (
     (link.type ?? 'direct') !== 'direct' ||
     (link.pixelIds ?? []).length > 0 ||
-    (link.geotarget ?? []).length +
-      (link.devicetarget ?? []).length +
-      (link.languagetarget ?? []).length >
-      0 ||
     !!(link.metatitle || link.metadescription || link.metaimage)
   );
 }
@@ -194,21 +196,6 @@ function overlayContentOf(p: ReturnType<typeof presentOverlay>): OverlayContent 
 
 export async function loadVisitorBehaviour(link: LinkRecord): Promise<VisitorBehaviour | null> {
   const type = (link.type as LinkType | undefined) ?? 'direct';
-  const params = linkParameters(link);
-  const targeting: Targeting = {
-    geotarget: (link.geotarget ?? []).map((r) => ({
-      location: r.location ?? '',
-      url: withParameters(r.link ?? '', params),
-    })),
-    devicetarget: (link.devicetarget ?? []).map((r) => ({
-      device: r.device ?? '',
-      url: withParameters(r.link ?? '', params),
-    })),
-    languagetarget: (link.languagetarget ?? []).map((r) => ({
-      language: r.language ?? '',
-      url: withParameters(r.link ?? '', params),
-    })),
-  };
   if (!hasVisitorBehaviour(link)) return null;
   const meta =
     link.metatitle || link.metadescription || link.metaimage
@@ -240,7 +227,6 @@ export async function loadVisitorBehaviour(link: LinkRecord): Promise<VisitorBeh
     pixels: pixels.map((p) => ({ type: p.type as PixelType, tag: p.tag })),
     splash: splash ? splashContentOf(presentSplash(splash)) : null,
     overlay: overlay ? overlayContentOf(presentOverlay(overlay)) : null,
-    targeting,
     meta,
   };
 }

@@ -1,6 +1,8 @@
 import type { AppDeps } from '../deps';
 import { cacheBusFor } from '../shared/cache/cache-bus';
 import { sharedCache, type SharedCache } from '../shared/cache/shared-cache';
+import type { ClickLimitOf } from '../visitor/click-limit';
+import type { CompiledRules } from '../visitor/rules/rules';
 import type { VisitorBehaviour } from './link-behaviour.service';
 
 /** What the redirect needs to answer a visitor, without touching MongoDB. */
@@ -11,12 +13,18 @@ export interface LinkTarget {
   expiresAt: number | null;
   passwordHash: string | null;
   /**
-   * A bare 302 to `url` for every visitor (no password, page, pixel or targeting): the only
-   * links the redirect fast path may answer before the middleware chain.
+   * A bare 302 for every visitor, to `url` or to the destination its rules pick (no password,
+   * page, pixel...): the only links the redirect fast path may answer before the middleware chain.
    */
   direct: boolean;
-  /** Pixels, pages and targeting; null (or absent) for a link that is a bare 302. */
+  /** Pixels, pages and preview tags; null (or absent) for a link that is a bare 302. */
   behaviour?: VisitorBehaviour | null;
+  /** The link's rules and GemPixel targeting, compiled once per cached link; null when none. */
+  rules?: CompiledRules | null;
+  /** `maxclicks`, with the stored clicks a lost counter restarts from; null when unlimited. */
+  limit?: ClickLimitOf | null;
+  /** Where visitors go once the link has expired (by date or by clicks); null: the 410 page. */
+  expiredUrl?: string | null;
 }
 
 /** Cache key of an alias on a domain (0 is PUBLIC_URL). */

@@ -26,6 +26,12 @@ const linkSchema = new Schema(
     geotarget: { type: [{ _id: false, location: String, link: String }], default: [] },
     devicetarget: { type: [{ _id: false, device: String, link: String }], default: [] },
     languagetarget: { type: [{ _id: false, language: String, link: String }], default: [] },
+    /** Redirect rules in order (see src/visitor/rules/rules.schemas.ts). */
+    rules: { type: [{ _id: false, url: String, when: Schema.Types.Mixed }], default: [] },
+    /** Counted clicks after which the link has expired; null: no limit. */
+    maxClicks: { type: Number, default: null },
+    /** Where visitors of an expired link go (by date or by clicks); null: the 410 page. */
+    expiredUrl: { type: String, default: null },
     parameters: { type: [{ _id: false, name: String, value: String }], default: [] },
     metatitle: { type: String, default: '' },
     metadescription: { type: String, default: '' },

@@ -7,11 +7,13 @@ import {
   linkBehaviourFields,
   type LinkBehaviourInput,
 } from './link-behaviour.schemas';
+import { cleanUrlHost } from '../shared/http/web-url';
 
 export const longUrl = Joi.string()
   .trim()
   .max(2048)
   .uri({ scheme: ['http', 'https'] })
+  .custom(cleanUrlHost)
   .messages({ 'string.uriCustomScheme': '{{#label}} must be an http or https URL' });
 
 const title = Joi.string().trim().max(255).allow('');

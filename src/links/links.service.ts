@@ -6,7 +6,14 @@ import type { Visits } from '../visits/visit-recorder';
 import { nextId } from '../shared/ids/counter.model';
 import { hashPassword } from '../shared/secrets';
 import type { Invalidator } from '../shared/cache/shared-cache';
-import { allocateAlias, linkAliasScope } from './aliases';
+import {
+  allocateAlias,
+  confirmAlias,
+  holdAlias,
+  linkAliasScope,
+  releaseAliases,
+  type AliasClaim,
+} from './aliases';
 import { behaviourChanges } from './link-behaviour.service';
 import { linkCacheKey } from './link-cache';
 import { findUserDomainByHost } from '../domains/domains.service';
@@ -42,12 +49,32 @@ async function orphansWithAlias(alias: string): Promise<LinkRecord[]> {
   return branded.filter((l) => !origins.has(l.domainId));
 }
 
-/** Claims a custom or random alias on a domain (see aliases.ts); 409 when ever used there. */
-async function claimAlias(domainId: number, custom: string | undefined): Promise<string> {
+/** Which of these aliases a link of a deleted branded domain still answers on PUBLIC_URL. */
+export async function aliasesHeldByOrphans(aliases: readonly string[]): Promise<Set<string>> {
+  if (!aliases.length) return new Set();
+  const branded = await Link.find({
+    alias: { $in: [...new Set(aliases)] },
+    domainId: { $ne: DEFAULT_DOMAIN_ID },
+  }).lean<LinkRecord[]>();
+  if (!branded.length) return new Set();
+  const origins = await originsOf(branded);
+  return new Set(branded.filter((l) => !origins.has(l.domainId)).map((l) => l.alias));
+}
+
+/**
+ * Claims a custom or random alias on a domain (see aliases.ts); 409 when ever used there. The
+ * claim is pending until `holdAlias` stores the link.
+ */
+async function claimAlias(domainId: number, custom: string | undefined): Promise<AliasClaim> {
   if (domainId === DEFAULT_DOMAIN_ID && custom !== undefined) {
     if ((await orphansWithAlias(custom)).length) throw conflict(`alias ${custom} is already taken`);
   }
-  return allocateAlias(linkAliasScope(domainId), custom, { refuseReserved: true });
+  const scope = linkAliasScope(domainId);
+  const alias = await allocateAlias(scope, custom, {
+    refuseReserved: true,
+    inUse: async (a) => (await Link.exists({ domainId, alias: a })) !== null,
+  });
+  return { scope, alias };
 }
 
 /** A link with the origins of the branded domain it lives on, as the presenters need it. */
@@ -66,20 +93,23 @@ export async function createLink(
   const domainId = domain?.id ?? DEFAULT_DOMAIN_ID;
   // Checked before the alias is claimed, so a refused link never uses one up.
   const behaviour = await behaviourChanges(userId, input, null);
-  const alias = await claimAlias(domainId, input.custom);
-  const doc = await Link.create({
-    id: await nextId('links'),
-    userId,
-    domainId,
-    alias,
-    url: input.url,
-    title: input.title ?? '',
-    description: input.description ?? '',
-    expiry: input.expiry ?? null,
-    passwordHash: input.password === undefined ? null : await hashPassword(input.password),
-    ...behaviour,
-    createdAt: new Date(),
-  });
+  const claim = await claimAlias(domainId, input.custom);
+  const { alias } = claim;
+  const doc = await holdAlias([claim], async () =>
+    Link.create({
+      id: await nextId('links'),
+      userId,
+      domainId,
+      alias,
+      url: input.url,
+      title: input.title ?? '',
+      description: input.description ?? '',
+      expiry: input.expiry ?? null,
+      passwordHash: input.password === undefined ? null : await hashPassword(input.password),
+      ...behaviour,
+      createdAt: new Date(),
+    }),
+  );
   const link = doc.toObject<LinkRecord>();
   // Drops a cached "unknown alias" answer.
   await cache.invalidate(cacheKeysOf(link));
@@ -175,12 +205,19 @@ export async function updateLink(
 ): Promise<LinkWithOrigins> {
   const link = await findOwned(Link, userId, id, 'Link');
   const set: Record<string, unknown> = await behaviourChanges(userId, input, link);
+  const claims: AliasClaim[] = [];
   if (input.custom !== undefined && input.custom !== link.alias) {
-    set.alias = await claimAlias(link.domainId, input.custom);
-    // A link whose branded domain is gone answers on PUBLIC_URL: the alias must be free there too.
-    const origins = await originsOf([link]);
-    if (link.domainId !== DEFAULT_DOMAIN_ID && !origins.has(link.domainId)) {
-      await claimAlias(DEFAULT_DOMAIN_ID, input.custom);
+    try {
+      claims.push(await claimAlias(link.domainId, input.custom));
+      set.alias = input.custom;
+      // A link whose branded domain is gone answers on PUBLIC_URL: the alias must be free there too.
+      const origins = await originsOf([link]);
+      if (link.domainId !== DEFAULT_DOMAIN_ID && !origins.has(link.domainId)) {
+        claims.push(await claimAlias(DEFAULT_DOMAIN_ID, input.custom));
+      }
+    } catch (err) {
+      await releaseAliases(claims);
+      throw err;
     }
   }
   if (input.url !== undefined) set.url = input.url;
@@ -190,11 +227,13 @@ export async function updateLink(
   if (input.password !== undefined)
     set.passwordHash = input.password === null ? null : await hashPassword(input.password);
   if (Object.keys(set).length === 0) return { link, origins: await originsOf([link]) };
-  const updated = await Link.findOneAndUpdate(
-    { id, userId },
-    { $set: set },
-    { returnDocument: 'after' },
-  ).lean<LinkRecord>();
+  const updated = await holdAlias(claims, () =>
+    Link.findOneAndUpdate(
+      { id, userId },
+      { $set: set },
+      { returnDocument: 'after' },
+    ).lean<LinkRecord>(),
+  );
   if (!updated) throw notFound('Link not found');
   await cache.invalidate([...cacheKeysOf(link), ...cacheKeysOf(updated)]);
   return { link: updated, origins: await originsOf([updated]) };
@@ -208,6 +247,8 @@ export async function deleteLink(
   visits: Pick<Visits, 'deleteVisits'>,
 ): Promise<void> {
   const link = await findOwned(Link, userId, id, 'Link');
+  // A claim left pending by a crash would let the alias be reused once the link is gone.
+  await confirmAlias(linkAliasScope(link.domainId), link.alias);
   await Link.deleteOne({ id, userId });
   await cache.invalidate(cacheKeysOf(link));
   await unassignEverywhere('links', id);

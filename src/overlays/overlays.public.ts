@@ -2,7 +2,7 @@ import express, { Router, type ErrorRequestHandler, type Request } from 'express
 import type { AppDeps } from '../deps';
 import { linkCacheFor, linkCacheKey } from '../links/link-cache';
 import { DEFAULT_DOMAIN_ID } from '../links/link.model';
-import { ALIAS_SHAPE, decideRedirect, loadLinkTarget } from '../visitor/redirect';
+import { ALIAS_SHAPE, decideRedirect, loadLinkTarget, storedClicksOf } from '../visitor/redirect';
 import { contactAnswerPage } from '../visitor/visitor-pages';
 import { sendVisitorPage } from '../visitor/visitor.public';
 import { AppError, notFound, tooManyRequests, validation } from '../shared/errors/app-error';
@@ -15,6 +15,7 @@ import { assertMongoUp } from '../shared/infra/dependencies';
 import { contactTokenValid } from './contact-token';
 import { storeContactResponse } from './overlay-responses.service';
 import { contactFormSchema, type ContactForm } from './overlays.schemas';
+import { clientKey } from '../shared/http/client-key';
 
 // The form is checked in the handler (after the link is known), so the declaration has no body.
 const contactEndpoint = endpoint({
@@ -50,7 +51,7 @@ export function overlaysPublicRouter(deps: AppDeps): Router {
   const router = Router();
 
   async function underLimit(overlayId: number, req: Request): Promise<void> {
-    const key = deps.keys.key('overlays', 'contact', overlayId, hash(req.ip ?? 'unknown'));
+    const key = deps.keys.key('overlays', 'contact', overlayId, hash(clientKey(req)));
     // A fixed window from the first message: created with its expiry, then counted.
     const replies = (await deps.redis
       .multi()
@@ -77,7 +78,7 @@ export function overlaysPublicRouter(deps: AppDeps): Router {
       const domainId = brandedDomainOf(res)?.id ?? DEFAULT_DOMAIN_ID;
       const target = await cache.get(linkCacheKey(domainId, alias), async () => {
         assertMongoUp();
-        return loadLinkTarget(domainId, alias);
+        return loadLinkTarget(domainId, alias, storedClicksOf(deps.visits));
       });
       const behaviour = target?.behaviour;
       const overlay = behaviour?.type === 'overlay' ? behaviour.overlay : null;

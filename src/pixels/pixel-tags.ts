@@ -1,3 +1,5 @@
+import { isWebUrl } from '../shared/http/web-url';
+
 export const PIXEL_TYPES = [
   'gtmpixel',
   'gapixel',
@@ -30,6 +32,8 @@ interface TagFormat {
 const PRINTABLE = /^[A-Za-z0-9!#$%()*+,\-./:;=?@[\]^_{|}~]{1,128}$/;
 const PRINTABLE_EXPECTED =
   '1 to 128 printable characters without spaces, quotes, backslashes, ampersands or angle brackets';
+
+const URL_TAG_EXPECTED = 'a URL tag must have a valid host name or address as its host';
 
 /** The types whose identifiers have a well-known format; the others are bounded printable strings. */
 export const KNOWN_TAG_FORMATS: Partial<Record<PixelType, TagFormat>> = {
@@ -74,6 +78,9 @@ export function checkTag(
   if (format?.letterCase === 'upper') value = value.toUpperCase();
   if (format?.letterCase === 'lower') value = value.toLowerCase();
   const pattern = format?.pattern ?? PRINTABLE;
+  if (/^https?:/i.test(value) && !isWebUrl(value)) {
+    return { ok: false, message: `tag for ${type}: ${URL_TAG_EXPECTED}` };
+  }
   if (pattern.test(value)) return { ok: true, tag: value };
   return {
     ok: false,

@@ -20,6 +20,30 @@ export function findPlan(plans: readonly Plan[], planId: string | number): Plan 
   return plan;
 }
 
+/** The refusal a create past the plan's limit gets (403 naming the limit). */
+export function planLimitReached(
+  plans: readonly Plan[],
+  user: Pick<UserRecord, 'status'>,
+  limit: PlanLimit,
+) {
+  const max = planOf(plans, user)?.[limit];
+  return forbidden(
+    `Plan limit reached: ${limit} (${max ?? 'none'}) on the ${user.status} plan; delete ${LIMIT_LABELS[limit]} or change plan`,
+  );
+}
+
+/** How many more records the plan allows (Infinity when it has no such limit). */
+export async function planRoom(
+  plans: readonly Plan[],
+  user: Pick<UserRecord, 'id' | 'status'>,
+  limit: PlanLimit,
+  count: (userId: number) => Promise<number>,
+): Promise<number> {
+  const max = planOf(plans, user)?.[limit];
+  if (max === undefined) return Infinity;
+  return Math.max(0, max - (await count(user.id)));
+}
+
 /**
  * Refuses a create that would take the user past their plan's limit (403 naming the limit).
  * `count` counts the user's own live records; a limit that is absent means unlimited.
@@ -33,9 +57,5 @@ export async function assertWithinPlan(
   const max = planOf(plans, user)?.[limit];
   if (max === undefined) return;
   const used = await count(user.id);
-  if (used >= max) {
-    throw forbidden(
-      `Plan limit reached: ${limit} (${max}) on the ${user.status} plan; delete ${LIMIT_LABELS[limit]} or change plan`,
-    );
-  }
+  if (used >= max) throw planLimitReached(plans, user, limit);
 }

@@ -29,6 +29,8 @@ const qrCodeSchema = new Schema(
     foreground: { type: String, required: true, default: DEFAULT_FOREGROUND },
     /** An http(s) URL or a path inside LOGO_DIR, as given; fetched by the worker. */
     logo: { type: String, default: null },
+    /** The design (`QrStyle`): dot and corner shapes, gradient, frame, margin, error correction. */
+    style: { type: Schema.Types.Mixed, default: null },
     size: { type: Number, required: true, default: 512 },
     /** What `/qr/{alias}` serves without a suffix. */
     format: { type: String, required: true, enum: QR_FORMATS, default: 'png' },

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../shared/infra/logger';
 import type { RedisKeys } from '../shared/infra/redis-keys';
 import type { QrCodeRecord } from './qr-code.model';
+import type { QrStyle } from './design/style';
 
 /** The render job contract, shared by the API (producer) and `workers/` (consumer). */
 export const QR_RENDER_QUEUE = 'qr-render';
@@ -14,6 +15,7 @@ export interface QrRenderContent {
   foreground: string;
   background: string;
   logo: string | null;
+  style?: QrStyle | null;
   alias: string;
   userId: number;
   name: string;
@@ -31,7 +33,7 @@ export interface QrRenderJob {
   content?: QrRenderContent;
 }
 
-type RenderedFields = 'payload' | 'size' | 'foreground' | 'background' | 'logo';
+type RenderedFields = 'payload' | 'size' | 'foreground' | 'background' | 'logo' | 'style';
 type NamingFields = 'alias' | 'userId' | 'name';
 
 /** A document's content, as its render job carries it. */
@@ -44,6 +46,7 @@ export function qrRenderContent(
     foreground: qr.foreground,
     background: qr.background,
     logo: qr.logo ?? null,
+    style: (qr.style as QrStyle | null | undefined) ?? null,
     alias: qr.alias,
     userId: qr.userId,
     name: qr.name ?? '',

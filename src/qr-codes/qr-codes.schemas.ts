@@ -1,19 +1,12 @@
 import Joi from 'joi';
 import { QR_FORMATS, QR_TYPES, type QrFormat, type QrType } from './qr-code.model';
-import { formatRgb, parseRgb } from './qr-colors';
+import { colourSchema, styleSchema, type QrStyle } from './design/style';
 
 export const MIN_SIZE = 128;
-export const MAX_SIZE = 2048;
+export const MAX_SIZE = 4096;
 export const DEFAULT_SIZE = 512;
 
-/** `rgb(r,g,b)` with 0..255 each, stored in the one canonical spelling. */
-const colour = Joi.string()
-  .max(40)
-  .custom((value: string, helpers) => {
-    const rgb = parseRgb(value);
-    return rgb ? formatRgb(rgb) : helpers.error('string.rgb');
-  })
-  .messages({ 'string.rgb': '{#label} must be of the form rgb(r,g,b) with 0..255 each' });
+const colour = colourSchema;
 
 /** Per-type `data` is checked by `parseQrContent`, once the type (sent or stored) is known. */
 const data = Joi.alternatives(Joi.string(), Joi.object().unknown(true)).messages({
@@ -29,6 +22,7 @@ const common = {
   name: Joi.string().trim().max(255).allow(''),
   size: Joi.number().integer().min(MIN_SIZE).max(MAX_SIZE),
   format: Joi.string().valid(...QR_FORMATS),
+  style: styleSchema,
 };
 
 export interface QrCreate {
@@ -40,6 +34,7 @@ export interface QrCreate {
   name?: string;
   size?: number;
   format?: QrFormat;
+  style?: QrStyle | null;
 }
 
 export const qrCreateSchema = Joi.object<QrCreate>({

@@ -13,11 +13,14 @@ import { QrCode, type QrCodeRecord, type QrType } from './qr-code.model';
 import { qrLookupCacheFor } from './qr-lookup-cache';
 import { qrRenderJobFor, type QrRenderQueue } from './qr-codes.jobs';
 import { DEFAULT_SIZE, type QrCreate, type QrUpdate } from './qr-codes.schemas';
-import { colourProblem, DEFAULT_BACKGROUND, DEFAULT_FOREGROUND, parseRgb } from './qr-colors';
+import { DEFAULT_BACKGROUND, DEFAULT_FOREGROUND, parseRgb } from './qr-colors';
 import { parseQrContent, type QrContent } from './qr-content';
 import { deleteImages } from './qr-images';
 import { encodeQrPayload } from './qr-payload';
-import { MIN_MODULE_PIXELS, modulePixels, symbolWidth } from './qr-symbol';
+import { MIN_MODULE_PIXELS, modulePixels } from './qr-symbol';
+import { qrMatrix, type Matrix } from './design/matrix';
+import { designProblem } from './design/readability';
+import { errorCorrectionOf, isStyled, marginOf, type QrStyle } from './design/style';
 import { LogoError } from './logo/logo-errors';
 import { checkLogoAtOnce, type LogoOptions } from './logo/logo-source';
 import { isDuplicateKeyError } from '../shared/db/duplicate-key';
@@ -34,7 +37,9 @@ export interface QrServiceContext {
 
 /** The QR service's context as the API builds it from the app's dependencies. */
 export function qrServiceContext(
-  deps: Pick<AppDeps, 'config' | 'qrQueue' | 'logger' | 'visits' | 'redis' | 'keys' | 'cacheClock'>,
+  deps: Pick<AppDeps, 'config' | 'qrQueue' | 'logger' | 'redis' | 'keys' | 'cacheClock'> & {
+    visits: QrServiceContext['visits'];
+  },
 ): QrServiceContext {
   const { config } = deps;
   return {
@@ -70,14 +75,25 @@ interface Rendering {
   foreground: string;
   logo: string | null;
   size: number;
+  style: QrStyle | null;
 }
 
-function checkColours(r: Rendering): void {
-  const problem = colourProblem(
-    parseRgb(r.foreground) ?? { r: 0, g: 0, b: 0 },
-    parseRgb(r.background) ?? { r: 255, g: 255, b: 255 },
-  );
-  if (problem) throw validation(problem, 'foreground');
+/** A design that would not scan is refused here, naming the part to change. */
+function checkDesign(r: Rendering, matrix: Matrix): void {
+  const problem = designProblem({
+    style: r.style,
+    foreground: parseRgb(r.foreground) ?? { r: 0, g: 0, b: 0 },
+    background: parseRgb(r.background) ?? { r: 255, g: 255, b: 255 },
+    matrix,
+    hasLogo: Boolean(r.logo),
+  });
+  if (problem) throw validation(problem.message, problem.field);
+}
+
+/** Width of the drawing in modules: quiet zone, and a frame's border, included. */
+function drawingWidth(r: Rendering, modules: number): number {
+  const frame = r.style?.frame && r.style.frame.type !== 'none' ? 2 : 0;
+  return modules + 2 * marginOf(r.style) + frame;
 }
 
 /** The slow check (it may resolve DNS or read a file), so it runs after the cheap ones. */
@@ -94,14 +110,17 @@ async function checkLogo(r: Rendering, ctx: QrServiceContext): Promise<void> {
 /** The payload for this alias, refused when no QR version or no image of this size can hold it. */
 function payloadFor(r: Rendering, alias: string, ctx: QrServiceContext): string {
   const payload = encodeQrPayload(r.content, dynamicUrl(ctx.publicUrl, alias));
-  const width = symbolWidth(payload, Boolean(r.logo));
-  if (width === undefined) throw validation('data is too long to fit in a QR code', 'data');
-  if (modulePixels(r.size, width) < MIN_MODULE_PIXELS) {
+  const matrix = qrMatrix(payload, errorCorrectionOf(r.style, Boolean(r.logo)), 0);
+  if (!matrix) throw validation('data is too long to fit in a QR code', 'data');
+  const width = drawingWidth(r, matrix.modules);
+  const perModule = isStyled(r.style) ? r.size / width : modulePixels(r.size, width);
+  if (perModule < MIN_MODULE_PIXELS) {
     throw validation(
       `size ${r.size} px is too small for this much data: at least ${width * MIN_MODULE_PIXELS} px is needed`,
       'size',
     );
   }
+  checkDesign(r, matrix);
   return payload;
 }
 
@@ -128,8 +147,8 @@ export async function createQr(
     foreground: input.foreground ?? DEFAULT_FOREGROUND,
     logo: input.logo || null,
     size: input.size ?? DEFAULT_SIZE,
+    style: input.style ?? null,
   };
-  checkColours(rendering);
   let alias = newAlias();
   let payload = payloadFor(rendering, alias, ctx);
   await checkLogo(rendering, ctx);
@@ -152,6 +171,7 @@ export async function createQr(
         background: rendering.background,
         foreground: rendering.foreground,
         logo: rendering.logo,
+        style: rendering.style,
         size: rendering.size,
         format: input.format ?? 'png',
         renderVersion: 1,
@@ -187,8 +207,8 @@ export async function updateQr(
     foreground: input.foreground ?? current.foreground,
     logo: input.logo === undefined ? (current.logo ?? null) : input.logo || null,
     size: input.size ?? current.size,
+    style: input.style === undefined ? ((current.style as QrStyle | null) ?? null) : input.style,
   };
-  checkColours(rendering);
   const payload = payloadFor(rendering, current.alias, ctx);
   await checkLogo(rendering, ctx);
   const set: Record<string, unknown> = {
@@ -198,6 +218,7 @@ export async function updateQr(
     background: rendering.background,
     foreground: rendering.foreground,
     logo: rendering.logo,
+    style: rendering.style,
     size: rendering.size,
     status: 'pending',
     failureReason: null,

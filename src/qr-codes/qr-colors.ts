@@ -15,9 +15,15 @@ export const DEFAULT_FOREGROUND = 'rgb(0,0,0)';
 export const MIN_CONTRAST = 3;
 
 const RGB = /^rgb\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*\)$/i;
+const HEX = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i;
 
-/** `rgb(r,g,b)` with 0..255 each, spaces allowed; undefined for anything else. */
+/** `rgb(r,g,b)` with 0..255 each (spaces allowed) or `#rrggbb`; undefined for anything else. */
 export function parseRgb(value: string): Rgb | undefined {
+  const hex = HEX.exec(value.trim());
+  if (hex) {
+    const [r, g, b] = [hex[1], hex[2], hex[3]].map((h) => parseInt(h ?? '0', 16));
+    return { r: r ?? 0, g: g ?? 0, b: b ?? 0 };
+  }
   const match = RGB.exec(value.trim());
   if (!match) return undefined;
   const [r, g, b] = [match[1], match[2], match[3]].map(Number) as [number, number, number];

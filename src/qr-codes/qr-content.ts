@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import { validation } from '../shared/errors/app-error';
 import type { QrType } from './qr-code.model';
+import { cleanUrlHost } from '../shared/http/web-url';
 
 export interface EmailData {
   email: string;
@@ -48,6 +49,7 @@ const url = Joi.string()
   .trim()
   .max(2048)
   .uri({ scheme: ['http', 'https'] })
+  .custom(cleanUrlHost)
   .messages({ 'string.uriCustomScheme': '{#label} must be an http(s) URL' });
 const email = Joi.string().trim().email({ tlds: false }).max(254);
 const text = (max: number) => Joi.string().max(max);

@@ -1,5 +1,4 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
-import { QR_FORMATS } from './qr-code.model';
 
 /**
  * Rendered images, one document per QR code, render version and format: every API replica can
@@ -9,7 +8,8 @@ const qrImageSchema = new Schema(
   {
     qrId: { type: Number, required: true },
     renderVersion: { type: Number, required: true },
-    format: { type: String, required: true, enum: QR_FORMATS },
+    /** A stored format, or a variant drawn on request: `png@1024`, `pdf@cmyk,bleed=3`. */
+    format: { type: String, required: true, match: /^(png|svg|logo|pdf|eps)(@[a-z0-9=.,]*)?$/ },
     contentType: { type: String, required: true },
     /** Strong validator: a hash of the bytes, so identical renders share it. */
     etag: { type: String, required: true },

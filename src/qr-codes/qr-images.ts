@@ -4,10 +4,14 @@ import type { QrFormat } from './qr-code.model';
 import { QrImage, type QrImageRecord } from './qr-image.model';
 import { isOnlyDuplicateKeys } from '../shared/db/duplicate-key';
 
-export const CONTENT_TYPES: Record<QrFormat, string> = {
+export const CONTENT_TYPES: Record<StoredFormat, string> = {
   png: 'image/png',
   svg: 'image/svg+xml',
+  logo: 'image/png',
 };
+
+/** What a render stores: the served formats, and the logo as placed (PDF and EPS draw it). */
+export type StoredFormat = QrFormat | 'logo';
 
 export interface StoredImage {
   contentType: string;
@@ -31,18 +35,20 @@ export function etagOf(bytes: Buffer): string {
 export async function saveImages(
   qrId: number,
   renderVersion: number,
-  images: Record<QrFormat, Buffer>,
-): Promise<Array<StoredImage & { format: QrFormat }>> {
+  images: Partial<Record<StoredFormat, Buffer>>,
+): Promise<Array<StoredImage & { format: StoredFormat }>> {
   const createdAt = new Date();
-  const docs = (Object.entries(images) as Array<[QrFormat, Buffer]>).map(([format, bytes]) => ({
-    qrId,
-    renderVersion,
-    format,
-    contentType: CONTENT_TYPES[format],
-    etag: etagOf(bytes),
-    bytes,
-    createdAt,
-  }));
+  const docs = (Object.entries(images) as Array<[StoredFormat, Buffer | undefined]>)
+    .filter((entry): entry is [StoredFormat, Buffer] => entry[1] !== undefined)
+    .map(([format, bytes]) => ({
+      qrId,
+      renderVersion,
+      format,
+      contentType: CONTENT_TYPES[format],
+      etag: etagOf(bytes),
+      bytes,
+      createdAt,
+    }));
   try {
     await QrImage.collection.insertMany(docs, { ordered: false });
   } catch (err) {
@@ -60,7 +66,8 @@ function toBuffer(value: unknown): Buffer {
 export async function findImage(
   qrId: number,
   renderVersion: number,
-  format: QrFormat,
+  /** A stored format, or a variant's key (`png@1024`). */
+  format: StoredFormat | string,
 ): Promise<StoredImage | null> {
   const doc = await QrImage.collection.findOne<QrImageRecord>({ qrId, renderVersion, format });
   if (!doc) return null;

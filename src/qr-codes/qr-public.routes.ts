@@ -10,13 +10,18 @@ import {
   sendPage,
 } from '../shared/http/pages';
 import { sendPublicNotFound } from '../shared/http/public-context';
+import { AppError } from '../shared/errors/app-error';
+import { escapeHtml } from '../shared/http/pages';
+import { MAX_SIZE, MIN_SIZE } from './qr-codes.schemas';
+import { variantImage, type ImageFormat, type VariantAsk } from './qr-variants';
+import type { StoredImage } from './qr-images';
 import type { QrCodeRecord, QrFormat } from './qr-code.model';
 import { ALIAS_PATTERN, findQrByAlias } from './qr-codes.service';
 import { findImage } from './qr-images';
 import { qrImageCacheFor, qrImageKey } from './qr-image-cache';
 import { PENDING_TTL_MS, qrLookupCacheFor } from './qr-lookup-cache';
 
-const IMAGE_FILE = /^([A-Za-z0-9]+)(?:\.(png|svg))?$/;
+const IMAGE_FILE = /^([A-Za-z0-9]+)(?:\.(png|svg|pdf|eps))?$/;
 /** Seconds a client should wait before asking again for an image still being rendered. */
 export const RENDER_RETRY_AFTER = 2;
 
@@ -41,6 +46,47 @@ function sendPending(res: Response): void {
     'QR code rendering',
     '<h1>Almost there</h1><p>This QR code is being rendered; try again in a moment.</p>',
   );
+}
+
+interface ImageAsk extends Omit<VariantAsk, 'format'> {
+  /** Drawn on request (a print format, or a PNG at another size), not one the worker stored. */
+  variant: boolean;
+  download: boolean;
+}
+
+const BLEED_MAX_MM = 20;
+
+/** The image URL's query: `size` (PNG), `cmyk` and `bleed` (PDF, EPS), `download`; or why not. */
+function imageAsk(
+  format: ImageFormat | undefined,
+  query: Record<string, unknown>,
+): ImageAsk | string {
+  const flag = (v: unknown) => v === '1' || v === 'true';
+  const ask: ImageAsk = {
+    variant: format === 'pdf' || format === 'eps',
+    download: flag(query.download),
+  };
+  if (query.size !== undefined) {
+    const size = Number(query.size);
+    if (format !== 'png') return 'size applies to .png only';
+    if (!Number.isInteger(size) || size < MIN_SIZE || size > MAX_SIZE) {
+      return `size must be an integer from ${MIN_SIZE} to ${MAX_SIZE}`;
+    }
+    ask.size = size;
+    ask.variant = true;
+  }
+  if (query.cmyk !== undefined || query.bleed !== undefined) {
+    if (format !== 'pdf' && format !== 'eps') return 'cmyk and bleed apply to .pdf and .eps only';
+    ask.cmyk = flag(query.cmyk);
+    if (query.bleed !== undefined) {
+      const bleed = Number(query.bleed);
+      if (!Number.isFinite(bleed) || bleed < 0 || bleed > BLEED_MAX_MM) {
+        return `bleed must be a number of millimetres from 0 to ${BLEED_MAX_MM}`;
+      }
+      ask.bleedMm = Math.round(bleed * 10) / 10;
+    }
+  }
+  return ask;
 }
 
 type WaitEnd = 'changed' | 'timeout' | 'hung-up';
@@ -68,9 +114,14 @@ const pages = {
     tag,
     summary: "A QR code's image",
     description:
-      "`/qr/{alias}` in the code's own format, or `/qr/{alias}.png` / `.svg`. Embeddable on any site (`Cross-Origin-Resource-Policy: cross-origin`); revalidate with `If-None-Match`. Asked for while the code is still rendering, the answer waits for the render to end (up to `QR_IMAGE_WAIT_MS`, 5 s by default), so an `<img>` shows the image however soon after creation it loads.",
+      "`/qr/{alias}` in the code's own format, or `/qr/{alias}.png` / `.svg` / `.pdf` (vector) / `.eps` (vector). `.png?size=128..4096` draws another size (proven to decode, like every render); `.pdf` and `.eps` take `cmyk=1` (CMYK colours) and `bleed=<mm>` (0-20, the background runs into it; the PDF's TrimBox marks the cut); `download=1` adds a `Content-Disposition` download name. The first eight such variants of a render are kept. Embeddable on any site (`Cross-Origin-Resource-Policy: cross-origin`); revalidate with `If-None-Match`. Asked for while the code is still rendering, the answer waits for the render to end (up to `QR_IMAGE_WAIT_MS`, 5 s by default), so an `<img>` shows the image however soon after creation it loads.",
     responses: {
-      200: { description: 'The image', media: ['image/png', 'image/svg+xml'], headers: ['ETag'] },
+      200: {
+        description: 'The image',
+        media: ['image/png', 'image/svg+xml', 'application/pdf', 'application/postscript'],
+        headers: ['ETag'],
+      },
+      400: pageResponse('A query parameter out of range, or for another format'),
       202: pageResponse('Still rendering after the wait; `Retry-After` says when to ask again'),
       304: { description: 'Unchanged since the ETag you sent' },
       ...notFoundResponses,
@@ -134,8 +185,14 @@ export function qrPublicRouter(deps: AppDeps): Router {
     // Helmet's same-origin default would stop <img src> on the owner's own website.
     res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
     const match = IMAGE_FILE.exec(req.params.file);
-    const asked = match?.[2] as QrFormat | undefined;
-    const qr = match?.[1] ? await rendered(match[1], asked, res) : null;
+    const asked = match?.[2] as ImageFormat | undefined;
+    const ask = imageAsk(asked, req.query);
+    if (typeof ask === 'string') {
+      res.setHeader('Cache-Control', 'no-store');
+      return sendPage(res, 400, 'Bad request', `<h1>Bad request</h1><p>${escapeHtml(ask)}</p>`);
+    }
+    const stored = asked === 'pdf' || asked === 'eps' ? undefined : asked;
+    const qr = match?.[1] ? await rendered(match[1], stored, res) : null;
     if (!match || !qr) return sendPublicNotFound(res, req.path);
     if (qr.status === 'failed') {
       // Not a server fault, and retrying will not help: the owner must change the code.
@@ -147,14 +204,35 @@ export function qrPublicRouter(deps: AppDeps): Router {
         '<h1>QR code unavailable</h1><p>This QR code could not be rendered. Its owner can see why in the API and fix it with an update.</p>',
       );
     }
-    const format = asked ?? qr.format;
-    const image =
-      qr.status === 'ready'
-        ? await images.get(qrImageKey(qr.id, qr.renderVersion, format), () =>
-            findImage(qr.id, qr.renderVersion, format),
-          )
-        : null;
+    const format = stored ?? qr.format;
+    let image: StoredImage | null;
+    try {
+      image =
+        qr.status !== 'ready'
+          ? null
+          : ask.variant
+            ? await variantImage(qr, { ...ask, format: asked ?? qr.format })
+            : await images.get(qrImageKey(qr.id, qr.renderVersion, format), () =>
+                findImage(qr.id, qr.renderVersion, format),
+              );
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      res.setHeader('Cache-Control', 'no-store');
+      return sendPage(
+        res,
+        err.status,
+        'QR code unavailable',
+        `<h1>QR code unavailable</h1><p>${escapeHtml(err.message)}</p>`,
+      );
+    }
     if (!image) return sendPending(res);
+    if (ask.download) {
+      const ext = asked ?? qr.format;
+      res.setHeader(
+        'Content-Disposition',
+        `attachment; filename="qr-${qr.alias}${ask.size ? `-${ask.size}` : ''}.${ext}"`,
+      );
+    }
     res.setHeader('ETag', image.etag);
     // The image at this address changes when its code is updated: cache, but revalidate.
     res.setHeader('Cache-Control', 'public, no-cache');

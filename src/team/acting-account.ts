@@ -62,7 +62,7 @@ export function actInAccount(deps: AppDeps): RequestHandler {
     if (grant.owner.expires && grant.owner.expires.getTime() <= Date.now()) {
       return next(forbidden(`Forbidden: the plan of account ${accountId} has ended`));
     }
-    req.auth = { user: grant.owner, key: req.auth.key, actor: self, role: grant.role };
+    req.auth = { ...req.auth, user: grant.owner, actor: self, role: grant.role };
     next();
   };
 }

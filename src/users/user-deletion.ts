@@ -1,28 +1,35 @@
 import type { Redis } from 'ioredis';
+import type { AppDeps } from '../deps';
 import { Bio } from '../bio/bio.model';
 import { deleteBioPage } from '../bio/bio.service';
+import { campaignCacheFor } from '../campaigns/campaign-cache';
 import { Campaign } from '../campaigns/campaign.model';
 import { rotatorCounterKey } from '../campaigns/rotation';
 import { Channel, ChannelItem } from '../channels/channel.model';
+import { domainCacheFor } from '../domains/domain-cache';
 import { BrandedDomain } from '../domains/domain.model';
 import { deleteDomain } from '../domains/domains.service';
-import { Link } from '../links/link.model';
-import { deleteLink, type LinkInvalidator } from '../links/links.service';
+import { linkCacheFor } from '../links/link-cache';
+import { Link, type LinkRecord } from '../links/link.model';
+import { cacheKeysOf, deleteLink, type LinkInvalidator } from '../links/links.service';
 import { Overlay } from '../overlays/overlay.model';
 import { Pixel } from '../pixels/pixel.model';
 import { QrCode } from '../qr-codes/qr-code.model';
-import { deleteQr, type QrServiceContext } from '../qr-codes/qr-codes.service';
+import { deleteQr, qrServiceContext, type QrServiceContext } from '../qr-codes/qr-codes.service';
 import type { Invalidator } from '../shared/cache/shared-cache';
 import { notFound, validation } from '../shared/errors/app-error';
 import { userRateLimitKey } from '../shared/http/rate-limit';
+import type { Logger } from '../shared/infra/logger';
 import type { RedisKeys } from '../shared/infra/redis-keys';
 import type { Visits } from '../visits/visit-recorder';
 import { SplashPage } from '../splash/splash-page.model';
 import { ApiKey } from '../keys/key.model';
 import { keyHashesOf } from '../keys/callers';
+import { apiKeyCacheFor } from './api-key-cache';
 import { Webhook } from '../webhooks/webhook.model';
 import { deleteWebhook } from '../webhooks/webhooks.service';
 import { User } from './user.model';
+import { UserDeletion } from './user-deletion.model';
 
 export interface UserDeletionContext {
   redis: Redis;
@@ -33,15 +40,41 @@ export interface UserDeletionContext {
   campaignSlugs: Invalidator;
   visits: Pick<Visits, 'deleteVisits'>;
   qr: QrServiceContext;
+  logger: Logger;
 }
+
+/** The deletion context of an API or worker process. */
+export function userDeletionContextFor(
+  deps: Pick<AppDeps, 'config' | 'redis' | 'keys' | 'logger' | 'qrQueue' | 'cacheClock'> & {
+    visits: Pick<Visits, 'deleteVisits'>;
+  },
+): UserDeletionContext {
+  return {
+    redis: deps.redis,
+    keys: deps.keys,
+    apiKeys: apiKeyCacheFor(deps),
+    links: linkCacheFor(deps),
+    hosts: domainCacheFor(deps),
+    campaignSlugs: campaignCacheFor(deps),
+    visits: deps.visits,
+    qr: qrServiceContext(deps),
+    logger: deps.logger,
+  };
+}
+
+/** How long a clean-up may run before another process may take it over. */
+const LEASE_MS = 10 * 60_000;
+const LINK_PAGE = 1000;
 
 const idsOf = (docs: Array<{ id: number }>) => docs.map((d) => d.id);
 
 /**
- * An administrator deletes a user and everything they own. The account goes first, so the key stops working at
- * once; then each record through its own service, so visits, rendered images, channel
- * memberships and cache entries go with it (aliases stay reserved, as for any deleted link);
- * then the user's rate-limit counter and campaign rotator counters.
+ * An administrator deletes a user and everything they own, resumably. First a deletion marker
+ * (from then on the visitor path treats the user's links as gone), then the account, so the key
+ * stops working at once, then every cached link of theirs is dropped; then the records go one by
+ * one through their own services (`cleanUpUser`). When that stops halfway (a crash, an outage),
+ * the marker stays and the worker finishes the job (`resumeUserDeletions`): every step deletes
+ * what is left, so running it again is harmless.
  */
 export async function deleteUserAndContent(
   userId: number,
@@ -53,11 +86,45 @@ export async function deleteUserAndContent(
     throw validation('An administrator cannot delete their own account with its own key');
   }
   const user = await User.findOne({ id: userId }).lean();
-  const hashes = user ? await keyHashesOf(user) : [];
+  if (!user) throw notFound('User not found');
+  const now = Date.now();
+  await UserDeletion.updateOne(
+    { _id: userId },
+    { $setOnInsert: { startedAt: new Date(now), leaseUntil: new Date(now + LEASE_MS) } },
+    { upsert: true },
+  );
+  const hashes = await keyHashesOf(user);
   const { deletedCount } = await User.deleteOne({ id: userId });
-  if (!user || deletedCount === 0) throw notFound('User not found');
+  if (deletedCount === 0) throw notFound('User not found');
   await ApiKey.deleteMany({ userId });
   await ctx.apiKeys.invalidate(hashes);
+  await dropCachedLinks(userId, ctx.links);
+  try {
+    await cleanUpUser(userId, ctx);
+  } catch (err) {
+    ctx.logger.warn(
+      { userId, err: (err as Error).message },
+      'user deletion stopped halfway; the worker finishes it',
+    );
+  }
+}
+
+/** Drops every cached alias of the user's links, a page of links at a time. */
+async function dropCachedLinks(userId: number, links: LinkInvalidator): Promise<void> {
+  let after = Number.MAX_SAFE_INTEGER;
+  for (;;) {
+    const page = await Link.find({ userId, id: { $lt: after } })
+      .sort({ id: -1 })
+      .limit(LINK_PAGE)
+      .lean<LinkRecord[]>();
+    if (page.length === 0) return;
+    await links.invalidate(page.flatMap(cacheKeysOf));
+    after = (page[page.length - 1] as LinkRecord).id;
+  }
+}
+
+/** Deletes whatever is left of a deleted user's records, then the marker; safe to run again. */
+export async function cleanUpUser(userId: number, ctx: UserDeletionContext): Promise<void> {
   const owned = { userId };
   for (const id of idsOf(await Link.find(owned).lean())) {
     await deleteLink(userId, id, ctx.links, ctx.visits);
@@ -80,4 +147,32 @@ export async function deleteUserAndContent(
     ctx.redis.del(`${ctx.keys.rateLimit()}${userRateLimitKey(userId)}`, ...rotators),
   ]);
   await ctx.campaignSlugs.invalidate(campaigns.flatMap((c) => (c.slug ? [c.slug] : [])));
+  await UserDeletion.deleteOne({ _id: userId });
+}
+
+/**
+ * Finishes the deletions that stopped halfway: each marker whose lease ran out is leased (a
+ * compare-and-set on the lease, so one process takes it) and cleaned up. Returns how many
+ * finished.
+ */
+export async function resumeUserDeletions(
+  ctx: UserDeletionContext,
+  now = new Date(),
+): Promise<number> {
+  const due = await UserDeletion.find({ leaseUntil: { $lte: now } })
+    .sort({ leaseUntil: 1 })
+    .limit(20)
+    .lean();
+  let finished = 0;
+  for (const marker of due) {
+    const { matchedCount } = await UserDeletion.updateOne(
+      { _id: marker._id, leaseUntil: marker.leaseUntil },
+      { $set: { leaseUntil: new Date(now.getTime() + LEASE_MS) } },
+    );
+    if (matchedCount !== 1) continue;
+    await dropCachedLinks(marker._id, ctx.links);
+    await cleanUpUser(marker._id, ctx);
+    finished += 1;
+  }
+  return finished;
 }

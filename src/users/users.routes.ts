@@ -1,11 +1,7 @@
 import { Router } from 'express';
 import { currentUser, requireAdmin } from '../auth/auth.middleware';
-import { campaignCacheFor } from '../campaigns/campaign-cache';
 import type { AppDeps } from '../deps';
-import { domainCacheFor } from '../domains/domain-cache';
-import { linkCacheFor } from '../links/link-cache';
 import { findPlan } from '../plans/plans.service';
-import { qrServiceContext } from '../qr-codes/qr-codes.service';
 import { idParams } from '../shared/http/id-params';
 import Joi from 'joi';
 import { deleteEndpoint } from '../shared/http/common-endpoints';
@@ -19,8 +15,7 @@ import {
   sendMessage,
 } from '../shared/http/responses';
 import { validatedQuery } from '../shared/http/validate';
-import { apiKeyCacheFor } from './api-key-cache';
-import { deleteUserAndContent } from './user-deletion';
+import { deleteUserAndContent, userDeletionContextFor } from './user-deletion';
 import { presentUser, userJson } from './users.presenter';
 import {
   userAddSchema,
@@ -83,6 +78,7 @@ const api = {
 export function usersRouter(deps: AppDeps): Router {
   const { plans } = deps.config;
   const router = Router();
+  const deletion = userDeletionContextFor(deps);
 
   router.get('/users', requireAdmin, api.list, async (_req, res) => {
     const users = await listUsers(validatedQuery<UserListQuery>(res));
@@ -113,16 +109,7 @@ export function usersRouter(deps: AppDeps): Router {
   });
 
   router.delete('/user/:id/delete', requireAdmin, api.delete, async (req, res) => {
-    await deleteUserAndContent(Number(req.params.id), currentUser(req).id, {
-      redis: deps.redis,
-      keys: deps.keys,
-      apiKeys: apiKeyCacheFor(deps),
-      links: linkCacheFor(deps),
-      hosts: domainCacheFor(deps),
-      campaignSlugs: campaignCacheFor(deps),
-      visits: deps.visits,
-      qr: qrServiceContext(deps),
-    });
+    await deleteUserAndContent(Number(req.params.id), currentUser(req).id, deletion);
     sendMessage(res, 'User has been successfully deleted.');
   });
 

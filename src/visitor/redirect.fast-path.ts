@@ -7,7 +7,8 @@ import { REQUEST_ID } from '../shared/http/request-log';
 import type { ApiMetrics } from '../shared/metrics/api-metrics';
 import { linkCacheFor, linkCacheKey } from '../links/link-cache';
 import { DEFAULT_DOMAIN_ID } from '../links/link.model';
-import { ALIAS_SHAPE } from './redirect';
+import { ALIAS_SHAPE, destinationOf } from './redirect';
+import { factsOf } from './rules/visitor-facts';
 
 /** Answers the request and returns true, or returns false having touched nothing. */
 export type FastPath = (req: Request, res: Response) => boolean;
@@ -15,8 +16,10 @@ export type FastPath = (req: Request, res: Response) => boolean;
 /**
  * `GET /:alias` of a link that is cached and marked `direct`, answered before Express routes the
  * request (no router, request log, helmet) with the security headers helmet would have set.
- * Everything else (a cache miss, a password, an expired link, a link with pages, pixels or
- * targeting, a query string, HEAD, an unknown host) goes on to the normal routes, which also fill
+ * A link with rules is answered here too, its destination picked by its compiled rules (the
+ * query string is theirs to read). Everything else (a cache miss, a password, an expired link, a
+ * link with pages or pixels, a query string on a link without rules, HEAD, an unknown host) goes
+ * on to the normal routes, which also fill
  * the cache. Fast-path redirects are counted as requests and clicks but not written to the
  * access log. The client address and host are Express's own (`trust proxy` included): the
  * request is given the app's request prototype, as Express itself does first thing.
@@ -29,6 +32,7 @@ export function redirectFastPath(
 ): FastPath {
   const links = linkCacheFor(deps);
   const domains = domainCacheFor(deps);
+  const countryHeader = deps.config.countryHeader;
   const serviceHost = new URL(deps.config.publicUrl).hostname.toLowerCase();
   const fixed = [...securityHeaders, 'Cache-Control', 'private, no-store', 'Content-Length', '0'];
 
@@ -46,19 +50,22 @@ export function redirectFastPath(
   return (req, res) => {
     const started = process.hrtime.bigint();
     if (req.method !== 'GET' || req.url.charCodeAt(0) !== 47) return false;
-    const alias = req.url.slice(1);
+    const mark = req.url.indexOf('?');
+    const alias = mark === -1 ? req.url.slice(1) : req.url.slice(1, mark);
     if (!ALIAS_SHAPE.test(alias)) return false;
     Object.setPrototypeOf(req, app.request);
     const domainId = domainIdOf(req);
     if (domainId === undefined) return false;
     const target = links.peek(linkCacheKey(domainId, alias));
-    if (!target?.direct) return false;
-    if (target.expiresAt !== null && Date.now() >= target.expiresAt) return false;
+    if (!target?.direct || (mark !== -1 && !target.rules)) return false;
+    const now = Date.now();
+    if (target.expiresAt !== null && now >= target.expiresAt) return false;
+    const location = destinationOf(target, () => factsOf(req, countryHeader, now));
     links.lookups.hit.inc();
     deps.visits.record({ kind: 'link', id: target.id }, req);
     const incoming = req.headers['x-request-id'];
     const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    res.writeHead(302, [...fixed, 'Location', target.url, 'X-Request-Id', id]);
+    res.writeHead(302, [...fixed, 'Location', location, 'X-Request-Id', id]);
     res.end();
     metrics.count('GET', '/:alias', 302, Number(process.hrtime.bigint() - started) / 1e9);
     return true;

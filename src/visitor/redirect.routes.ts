@@ -13,9 +13,18 @@ import { verifyPassword } from '../shared/secrets';
 import { linkCacheFor, linkCacheKey, type LinkTarget } from '../links/link-cache';
 import { DEFAULT_DOMAIN_ID } from '../links/link.model';
 import { PasswordGuard } from './password-guard';
-import { ALIAS_SHAPE, decideRedirect, loadLinkTarget } from './redirect';
+import { ClickLimits } from './click-limit';
+import {
+  ALIAS_SHAPE,
+  decideRedirect,
+  destinationOf,
+  loadLinkTarget,
+  storedClicksOf,
+} from './redirect';
+import { factsOf } from './rules/visitor-facts';
 import { sendLinkGone, sendPasswordForm, sendTooManyAttempts } from '../visitor/redirect.pages';
 import { visitorResponder, wantsPreview } from './visitor.public';
+import { clientKey } from '../shared/http/client-key';
 
 /**
  * `GET /:alias`, the hot path: in the steady state it reads only the in-process cache, and the
@@ -58,6 +67,8 @@ export function redirectRouter(deps: AppDeps): Router {
   const cache = linkCacheFor(deps);
   const guard = new PasswordGuard(deps.redis, deps.keys, (ip) => deps.visits.hashAddress(ip));
   const visitorPage = visitorResponder(deps);
+  const limits = new ClickLimits(deps.redis, deps.keys);
+  const storedClicks = storedClicksOf(deps.visits);
   const router = Router();
 
   function cacheKeyOf(req: Request, res: Response): string | null {
@@ -73,26 +84,54 @@ export function redirectRouter(deps: AppDeps): Router {
     const alias = req.params.alias as string;
     return cache.get(key, async () => {
       assertMongoUp();
-      return loadLinkTarget(domainId, alias);
+      return loadLinkTarget(domainId, alias, storedClicks);
     });
   }
 
   /** A bare 302: no content negotiation nor body, since nobody reads a redirect's body. */
-  function redirect(req: Request, res: Response, target: LinkTarget): void {
-    if (target.behaviour) return visitorPage(req, res, target);
-    // HEAD is what link unfurlers and monitors send: not a visit.
-    if (req.method !== 'HEAD') deps.visits.record({ kind: 'link', id: target.id }, req);
+  function found(res: Response, location: string): void {
     res.statusCode = 302;
-    res.setHeader('Location', target.url);
+    res.setHeader('Location', location);
     res.setHeader('Cache-Control', 'private, no-store');
     res.setHeader('Content-Length', '0');
     res.end();
   }
 
-  function answer(req: Request, res: Response, target: LinkTarget | null): void {
+  /** An expired link (by date or by clicks): its `expiredurl`, else the 410 page. Not a click. */
+  function expired(res: Response, target: LinkTarget): void {
+    if (target.expiredUrl) return found(res, target.expiredUrl);
+    sendLinkGone(res);
+  }
+
+  /**
+   * A visit of a link with `maxclicks` takes one click from its limit first; HEAD and link-preview
+   * crawlers take none, since they are never counted.
+   */
+  function redirect(req: Request, res: Response, target: LinkTarget): void | Promise<void> {
+    const limit = target.limit;
+    if (!limit || req.method === 'HEAD' || wantsPreview(req, target.behaviour))
+      return visit(req, res, target);
+    return limits
+      .take(target.id, limit)
+      .then((ok) => (ok ? visit(req, res, target) : expired(res, target)));
+  }
+
+  function visit(req: Request, res: Response, target: LinkTarget): void {
+    if (target.behaviour) return visitorPage(req, res, target);
+    // HEAD is what link unfurlers and monitors send: not a visit.
+    if (req.method !== 'HEAD') deps.visits.record({ kind: 'link', id: target.id }, req);
+    res.statusCode = 302;
+    const now = Date.now();
+    found(
+      res,
+      destinationOf(target, () => factsOf(req, deps.config.countryHeader, now)),
+    );
+  }
+
+  function answer(req: Request, res: Response, target: LinkTarget | null): void | Promise<void> {
     if (!target) return sendPublicNotFound(res, req.path);
     const decision = decideRedirect(target, Date.now());
-    if (decision.kind === 'gone') return sendLinkGone(res);
+    if (decision.kind === 'gone') return expired(res, target);
     // Crawlers get the preview tags even of a protected link: they never reveal its target.
     if (decision.kind === 'password' && !wantsPreview(req, target.behaviour))
       return sendPasswordForm(res, 200, req.params.alias as string);
@@ -118,9 +157,9 @@ export function redirectRouter(deps: AppDeps): Router {
       const target = await resolve(req, res);
       if (!target) return sendPublicNotFound(res, req.path);
       const decision = decideRedirect(target, Date.now());
-      if (decision.kind === 'gone') return sendLinkGone(res);
+      if (decision.kind === 'gone') return expired(res, target);
       if (decision.kind === 'redirect' || !target.passwordHash) return redirect(req, res, target);
-      const ip = req.ip ?? 'unknown';
+      const ip = clientKey(req);
       const wait = await guard.takeAttempt(target.id, ip);
       if (wait > 0) return sendTooManyAttempts(res, wait);
       const body = req.body as Record<string, unknown> | undefined;

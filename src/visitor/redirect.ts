@@ -1,8 +1,13 @@
 import { linkParameters, loadVisitorBehaviour } from '../links/link-behaviour.service';
 import type { LinkTarget } from '../links/link-cache';
 import type { LinkRecord } from '../links/link.model';
-import { withParameters } from '../links/link-targeting';
+import { withParameters } from '../links/link-parameters';
 import { findLinkTarget } from '../links/links.service';
+import { isBeingDeleted } from '../users/user-deletion.model';
+import type { Visits } from '../visits/visit-recorder';
+import { compileRules, pickRule } from './rules/rules';
+import type { RuleInput } from './rules/rules.schemas';
+import type { VisitorFacts } from './rules/visitor-facts';
 
 /** Custom aliases are 3-64 of these characters and generated ones 7: nothing else is looked up. */
 export const ALIAS_SHAPE = /^[A-Za-z0-9_-]{3,64}$/;
@@ -43,6 +48,9 @@ const PLAIN_FIELDS = new Set([
   'updatedAt',
 ]);
 
+/** Compiled into the target's rules, which the fast path evaluates itself. */
+const RULE_FIELDS = new Set(['rules', 'geotarget', 'devicetarget', 'languagetarget']);
+
 function isUnset(value: unknown): boolean {
   if (value === null || value === undefined || value === '' || value === false) return true;
   if (Array.isArray(value)) return value.length === 0;
@@ -54,13 +62,43 @@ function isUnset(value: unknown): boolean {
  * behaviour added later (a link type, pixels, targeting, a splash page...) keeps its links off
  * the fast path until this list is told that the field is harmless.
  */
-export function isDirectRedirect(link: LinkRecord): boolean {
+export function isDirectRedirect(link: LinkRecord, withRules = true): boolean {
   for (const [field, value] of Object.entries(link)) {
     if (PLAIN_FIELDS.has(field) || isUnset(value)) continue;
+    if (withRules && RULE_FIELDS.has(field)) continue;
     if (field === 'type' && value === 'direct') continue;
     return false;
   }
   return true;
+}
+
+/** Whether every visitor of the link gets `302 Location: url`, rules or no rules. */
+export function isBareRedirect(link: LinkRecord): boolean {
+  return isDirectRedirect(link, false);
+}
+
+/** `rules` then GemPixel's maps, every destination with the link's parameters appended. */
+function rulesOf(link: LinkRecord) {
+  const params = linkParameters(link);
+  const url = (target: string | null | undefined) =>
+    headerSafe(withParameters(target ?? '', params));
+  return compileRules(
+    (link.rules ?? []).map((r) => ({ url: url(r.url), when: r.when as RuleInput['when'] })),
+    {
+      geotarget: (link.geotarget ?? []).map((r) => ({
+        location: r.location ?? '',
+        url: url(r.link),
+      })),
+      devicetarget: (link.devicetarget ?? []).map((r) => ({
+        device: r.device ?? '',
+        url: url(r.link),
+      })),
+      languagetarget: (link.languagetarget ?? []).map((r) => ({
+        language: r.language ?? '',
+        url: url(r.link),
+      })),
+    },
+  );
 }
 
 /** The link's URL carries its `parameters` already, so a direct link with them stays a bare 302. */
@@ -72,14 +110,42 @@ export function toLinkTarget(link: LinkRecord | null): LinkTarget | null {
     expiresAt: link.expiry ? link.expiry.getTime() : null,
     passwordHash: link.passwordHash ?? null,
     direct: isDirectRedirect(link),
+    rules: rulesOf(link),
+    limit: null,
+    expiredUrl: link.expiredUrl ? headerSafe(link.expiredUrl) : null,
   };
 }
 
-/** What the link cache holds for an alias on a domain: the target and its visitor behaviour. */
-export async function loadLinkTarget(domainId: number, alias: string): Promise<LinkTarget | null> {
-  const link = await findLinkTarget(domainId, alias);
+/** Where this visitor goes: the first matching rule's destination, else the link's URL. */
+export function destinationOf(target: LinkTarget, visitor: () => VisitorFacts): string {
+  return target.rules ? (pickRule(target.rules, visitor()) ?? target.url) : target.url;
+}
+
+/** The stored clicks of a link (the visits module's count). */
+export type StoredClicks = (linkId: number) => Promise<number>;
+
+export function storedClicksOf(visits: Pick<Visits, 'getClickCounts'>): StoredClicks {
+  return async (id) => (await visits.getClickCounts('link', [id])).get(id) ?? 0;
+}
+
+/**
+ * What the link cache holds for an alias on a domain: the target, its visitor behaviour and,
+ * for a link with `maxclicks`, the clicks stored so far.
+ */
+export async function loadLinkTarget(
+  domainId: number,
+  alias: string,
+  storedClicks: StoredClicks,
+): Promise<LinkTarget | null> {
+  const found = await findLinkTarget(domainId, alias);
+  // A user whose deletion has not finished yet: their links are gone already.
+  const link = found && !(await isBeingDeleted(found.userId)) ? found : null;
   const target = toLinkTarget(link);
   if (!link || !target) return null;
-  const behaviour = await loadVisitorBehaviour(link);
-  return { ...target, behaviour, direct: target.direct && !behaviour };
+  const [behaviour, stored] = await Promise.all([
+    loadVisitorBehaviour(link),
+    link.maxClicks ? storedClicks(link.id) : 0,
+  ]);
+  const limit = link.maxClicks ? { max: link.maxClicks, stored } : null;
+  return { ...target, behaviour, limit, direct: target.direct && !behaviour };
 }

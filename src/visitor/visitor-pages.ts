@@ -1,4 +1,5 @@
 import { jsonData, markup, SafeHtml } from '../shared/http/html';
+import { cleanOrigin } from '../shared/http/web-url';
 import type {
   LinkMeta,
   OverlayContent,
@@ -29,13 +30,8 @@ const POSITIONS: Record<string, string> = {
   'top-left': 'left:1rem;top:3.5rem',
 };
 
-function originOf(url: string): string | null {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return null;
-  }
-}
+/** Only a clean origin becomes a CSP source: a host such as `x;script-src` would add a directive. */
+const originOf = cleanOrigin;
 
 export function hostOf(url: string): string {
   try {

@@ -1,5 +1,6 @@
 import type { PixelType } from '../pixels/pixel-tags';
 import type { PagePixel } from '../links/link-behaviour.service';
+import { cleanOrigin, isWebUrl } from '../shared/http/web-url';
 
 /** How a visitor page fires one pixel: the page script's setup routine and what it loads. */
 export interface PixelLoad {
@@ -107,11 +108,7 @@ const NETWORKS: Partial<Record<PixelType, Network>> = {
  * the page to pick up, and sends nothing.
  */
 function genericBeacon(tag: string): string[] {
-  try {
-    return new URL(tag).protocol === 'https:' ? [tag] : [];
-  } catch {
-    return [];
-  }
+  return tag.startsWith('https:') && isWebUrl(tag) ? [tag] : [];
 }
 
 export function pixelLoads(pixels: readonly PagePixel[]): PixelLoad[] {
@@ -128,8 +125,6 @@ export function pixelLoads(pixels: readonly PagePixel[]): PixelLoad[] {
   });
 }
 
-const originOf = (url: string) => new URL(url).origin;
-
 /** The CSP sources the pixels on a page need: their scripts' hosts and their beacons' hosts. */
 export function pixelSources(pixels: readonly PagePixel[]): {
   scripts: string[];
@@ -138,8 +133,15 @@ export function pixelSources(pixels: readonly PagePixel[]): {
   const scripts = new Set<string>();
   const beacons = new Set<string>();
   for (const load of pixelLoads(pixels)) {
-    load.scripts.forEach((s) => scripts.add(originOf(s)));
-    load.images.forEach((s) => beacons.add(originOf(s)));
+    // A stored tag from before hosts were checked cannot add a CSP directive: unclean ones drop.
+    for (const s of load.scripts) {
+      const origin = cleanOrigin(s);
+      if (origin) scripts.add(origin);
+    }
+    for (const s of load.images) {
+      const origin = cleanOrigin(s);
+      if (origin) beacons.add(origin);
+    }
     NETWORKS[load.type]?.beacons.forEach((b) => beacons.add(b));
   }
   return { scripts: [...scripts], beacons: [...beacons] };

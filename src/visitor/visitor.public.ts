@@ -3,10 +3,10 @@ import { isbot } from 'isbot';
 import type { AppDeps } from '../deps';
 import { issueContactToken } from '../overlays/contact-token';
 import { brandedDomainOf } from '../shared/http/public-context';
-import { resolveCountry } from '../visits/visit-capture';
 import type { VisitorBehaviour } from '../links/link-behaviour.service';
 import type { LinkTarget } from '../links/link-cache';
-import { pickTarget } from '../links/link-targeting';
+import { destinationOf } from './redirect';
+import { factsOf } from './rules/visitor-facts';
 import {
   framePage,
   pixelPage,
@@ -74,15 +74,8 @@ export function visitorResponder(deps: AppDeps) {
       );
       return sendVisitorPage(res, preview);
     }
-    const destination =
-      pickTarget(behaviour.targeting, () => ({
-        country: resolveCountry(
-          req.ip ?? '',
-          countryHeader ? header(req, countryHeader) || undefined : undefined,
-        ),
-        userAgent: header(req, 'user-agent'),
-        acceptLanguage: header(req, 'accept-language') || undefined,
-      })) ?? target.url;
+    const now = Date.now();
+    const destination = destinationOf(target, () => factsOf(req, countryHeader, now));
     if (req.method !== 'HEAD') deps.visits.record({ kind: 'link', id: target.id }, req);
     const { pixels } = behaviour;
     const overlay = behaviour.type === 'overlay' ? behaviour.overlay : null;

@@ -66,18 +66,60 @@ const processClock = new BatchClock();
 /**
  * One upsert per counter document that adds `inc` unless this batch was already counted into it:
  * `g.<applier>` holds the applier's last counted batch. A document that already has it does not
- * match, and the upsert's insert then fails on the unique key, which is the "already counted"
- * answer.
+ * match, and the upsert's insert then fails on the unique key.
  */
-function guardedUpdate(write: RollupIncrement, batch: BatchId): mongo.AnyBulkWriteOperation {
+function guardedUpdate(
+  write: RollupIncrement,
+  batch: BatchId,
+  upsert: boolean,
+): mongo.AnyBulkWriteOperation {
   const mark = `g.${batch.applier}`;
   return {
     updateOne: {
       filter: { ...write.filter, [mark]: { $not: { $gte: batch.seq } } },
       update: { $inc: write.inc, $set: { [mark]: batch.seq } },
-      upsert: true,
+      upsert,
     },
   };
+}
+
+/** The indexes (in `ops`) of the writes that failed on a duplicate key; throws any other error. */
+function duplicateKeyIndexes(err: unknown): number[] {
+  if (!isOnlyDuplicateKeys(err)) throw err;
+  const e = err as { writeErrors?: unknown };
+  const writeErrors = [e.writeErrors ?? []].flat() as Array<{ index?: unknown }>;
+  return writeErrors.flatMap((w) => (typeof w.index === 'number' ? [w.index] : []));
+}
+
+/**
+ * Writes one collection's guarded upserts. An E11000 does not mean "already counted": two
+ * appliers creating the same new counter document at once race on its insert, and the loser's
+ * upsert fails with E11000 although it never counted (MongoDB retries that race itself only for
+ * equality-only filters on the unique key, which the guard is not). The document exists by then,
+ * so each such write is tried again as a plain guarded update: it adds `inc` unless the batch was
+ * counted, and a write that matches nothing is the real "already counted".
+ */
+export async function writeGuarded(
+  collection: mongo.Collection,
+  writes: readonly RollupIncrement[],
+  batch: BatchId,
+): Promise<void> {
+  let failed: number[];
+  try {
+    await collection.bulkWrite(
+      writes.map((w) => guardedUpdate(w, batch, true)),
+      { ordered: false },
+    );
+    return;
+  } catch (err) {
+    failed = duplicateKeyIndexes(err);
+  }
+  // An error that does not say which writes failed: every write again, the guard keeps it exact.
+  if (failed.length === 0) failed = writes.map((_, i) => i);
+  await collection.bulkWrite(
+    failed.map((i) => guardedUpdate(writes[i] as RollupIncrement, batch, false)),
+    { ordered: false },
+  );
 }
 
 /** Counts the buckets of one batch: one bulkWrite per rollup collection, all at once. */
@@ -86,25 +128,21 @@ async function countBuckets(
   batch: BatchId,
   faults: ApplyFaults | undefined,
 ): Promise<void> {
-  const byCollection = new Map<string, mongo.AnyBulkWriteOperation[]>();
+  const byCollection = new Map<string, RollupIncrement[]>();
   for (const contributor of ROLLUPS) {
     for (const write of contributor(buckets)) {
       if (Object.keys(write.inc).length === 0) continue;
-      const ops = byCollection.get(write.collection) ?? [];
-      ops.push(guardedUpdate(write, batch));
-      byCollection.set(write.collection, ops);
+      const writes = byCollection.get(write.collection) ?? [];
+      writes.push(write);
+      byCollection.set(write.collection, writes);
     }
   }
   const db = mongoose.connection.db;
   if (!db) throw new Error('MongoDB is not connected');
   const results = await Promise.allSettled(
-    [...byCollection].map(async ([collection, ops]) => {
+    [...byCollection].map(async ([collection, writes]) => {
       await faults?.beforeRollup?.(collection);
-      try {
-        await db.collection(collection).bulkWrite(ops, { ordered: false });
-      } catch (err) {
-        if (!isOnlyDuplicateKeys(err)) throw err;
-      }
+      await writeGuarded(db.collection(collection), writes, batch);
     }),
   );
   const failed = results.find((r) => r.status === 'rejected');

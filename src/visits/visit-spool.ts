@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { RedisKeys } from '../shared/infra/redis-keys';
 import { isMongoUp } from '../shared/infra/dependencies';
-import { applyVisits, BatchClock } from './visit-apply';
+import { applyVisits, BatchClock, type QueuedVisit } from './visit-apply';
 import { encodeVisit, visitStreamKey } from './visit-stream';
 import type { CapturedVisit } from './visits.types';
 
@@ -36,6 +36,12 @@ const LOSS_LOG_EVERY_MS = 10_000;
  */
 export class VisitSpool {
   private queue: CapturedVisit[] = [];
+  /**
+   * The front of the queue once an apply step into MongoDB failed with it, under the entry ids
+   * it was stored with: it may be stored and counted in part, so it is retried into MongoDB, as
+   * a redelivery, and never handed to Redis, where it would be counted again under new ids.
+   */
+  private halfApplied: QueuedVisit[] | undefined;
   private lost = 0;
   private lossLoggedAt = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -64,7 +70,7 @@ export class VisitSpool {
   }
 
   stats(): VisitSpoolStats {
-    return { spooled: this.queue.length, lost: this.lost };
+    return { spooled: this.queue.length + (this.halfApplied?.length ?? 0), lost: this.lost };
   }
 
   /** Flushes until empty or until neither Redis nor MongoDB takes a batch. */
@@ -78,18 +84,20 @@ export class VisitSpool {
     clearTimeout(this.timer);
     this.timer = undefined;
     await this.flush();
-    if (this.queue.length > 0) {
-      this.lost += this.queue.length;
+    const left = this.queue.length + (this.halfApplied?.length ?? 0);
+    if (left > 0) {
+      this.lost += left;
       this.options.logger.error(
-        { lost: this.queue.length },
+        { lost: left },
         'spooled clicks lost at shutdown: neither Redis nor MongoDB took them',
       );
       this.queue = [];
+      this.halfApplied = undefined;
     }
   }
 
   private schedule(): void {
-    if (this.timer || this.queue.length === 0) return;
+    if (this.timer || (this.queue.length === 0 && !this.halfApplied)) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.flush().finally(() => this.schedule());
@@ -108,11 +116,16 @@ export class VisitSpool {
   }
 
   private async flushAll(): Promise<void> {
+    if (this.halfApplied) {
+      if (!(await this.applyToMongo(this.halfApplied, true))) return;
+      this.halfApplied = undefined;
+    }
     while (this.queue.length > 0) {
       const batch = this.queue.slice(0, this.batchSize);
       const taken = (await this.toRedis(batch)) || (await this.toMongo(batch));
       if (taken === 0) return;
       this.queue.splice(0, taken);
+      if (this.halfApplied) return;
     }
   }
 
@@ -131,18 +144,26 @@ export class VisitSpool {
   }
 
   private async toMongo(batch: CapturedVisit[]): Promise<number> {
-    const { redis, keys, logger } = this.options;
     if (!(this.options.mongoUp ?? isMongoUp)()) return 0;
     const queued = batch.map((visit) => {
       this.sequence += 1;
       return { entryId: `${this.origin}-${this.sequence}`, visit };
     });
+    if (await this.applyToMongo(queued, false)) return batch.length;
+    // Out of the queue, so Redis never gets it; the next flush finishes it in MongoDB.
+    this.halfApplied = queued;
+    return batch.length;
+  }
+
+  private async applyToMongo(queued: QueuedVisit[], mayBeRedelivered: boolean): Promise<boolean> {
+    const { redis, keys, logger } = this.options;
+    if (!(this.options.mongoUp ?? isMongoUp)()) return false;
     try {
-      await applyVisits(queued, redis, keys, { clock: this.clock });
-      return batch.length;
+      await applyVisits(queued, redis, keys, { clock: this.clock, mayBeRedelivered });
+      return true;
     } catch (err) {
       logger.warn({ err: (err as Error).message }, 'spooled clicks not written yet; will retry');
-      return 0;
+      return false;
     }
   }
 }

@@ -351,6 +351,8 @@ describe('dashboard in a browser', function () {
     await signIn(page, user);
     await page.goto('/app/account');
     await screenshot(page, 'account');
+    // A session alone cannot rotate the key: the current password is asked for (issue 29, H1).
+    await page.locator('#key-current').fill(TEST_PASSWORD);
     await page.getByRole('button', { name: 'Rotate API key' }).click();
     const newKey = (await page.locator('#new-key').textContent()) ?? '';
     expect(newKey).to.match(/^lqr_/);

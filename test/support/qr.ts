@@ -45,6 +45,11 @@ export async function waitForRender(
   }
 }
 
+/** What `details.formats` lists for a code whose image is `link`. */
+export function formatsOf(link: string): Record<string, string> {
+  return Object.fromEntries(['png', 'svg', 'pdf', 'eps'].map((f) => [f, `${link}.${f}`]));
+}
+
 /** The path of a code's public image URL (`link`), relative to the app. */
 export function imagePath(link: string): string {
   return new URL(link).pathname;

@@ -11,7 +11,16 @@ describe('QR colours', () => {
   it('parses rgb(r,g,b) with spaces and refuses anything else', () => {
     expect(parseRgb('rgb(1, 2,3)')).to.deep.equal({ r: 1, g: 2, b: 3 });
     expect(parseRgb(' RGB( 255 ,0 , 10 ) ')).to.deep.equal({ r: 255, g: 0, b: 10 });
-    for (const bad of ['rgb(256,0,0)', 'rgb(-1,0,0)', 'rgb(1,2)', '#ffffff', 'rgba(1,2,3,1)', '']) {
+    expect(parseRgb('#0A10fF')).to.deep.equal({ r: 10, g: 16, b: 255 });
+    for (const bad of [
+      'rgb(256,0,0)',
+      'rgb(-1,0,0)',
+      'rgb(1,2)',
+      '#fff',
+      '#ggffff',
+      'rgba(1,2,3,1)',
+      '',
+    ]) {
       expect(parseRgb(bad), bad).to.equal(undefined);
     }
     expect(formatRgb({ r: 1, g: 2, b: 3 })).to.equal('rgb(1,2,3)');

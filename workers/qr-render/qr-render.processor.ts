@@ -55,6 +55,7 @@ async function render(qr: QrRenderContent, deps: QrRenderProcessorDeps) {
     foreground: colour(qr.foreground),
     background: colour(qr.background),
     logo,
+    style: qr.style ?? null,
   });
 }
 
@@ -96,8 +97,12 @@ export function createQrRenderProcessor(deps: QrRenderProcessorDeps) {
     const qr = job.data.content ?? (await readContent(qrId, renderVersion));
     if (typeof qr === 'string') return qr;
     try {
-      const { png, svg } = await render(qr, deps);
-      const stored = await saveImages(qrId, renderVersion, { png, svg });
+      const { png, svg, logo } = await render(qr, deps);
+      const stored = await saveImages(
+        qrId,
+        renderVersion,
+        logo ? { png, svg, logo } : { png, svg },
+      );
       const marked = await QrCode.collection.updateOne(
         { id: qrId, renderVersion, status: 'pending' },
         { $set: { status: 'ready', failureReason: null, renderedAt: new Date() } },
@@ -106,7 +111,9 @@ export function createQrRenderProcessor(deps: QrRenderProcessorDeps) {
       // Before the announcement, on the same connection: a request it wakes finds the image.
       await Promise.all(
         stored.map((image) =>
-          deps.images?.share(qrImageKey(qrId, renderVersion, image.format), image),
+          image.format === 'logo'
+            ? undefined
+            : deps.images?.share(qrImageKey(qrId, renderVersion, image.format), image),
         ),
       );
       await deps.lookups.invalidate([qr.alias]);

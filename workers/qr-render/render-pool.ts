@@ -79,7 +79,11 @@ export function createRenderPool(threads: number, perThread = 1): RenderPool {
       if (!task) return;
       slot.tasks.delete(reply.id);
       if (reply.ok) {
-        task.resolve({ png: Buffer.from(reply.png), svg: Buffer.from(reply.svg) });
+        task.resolve({
+          png: Buffer.from(reply.png),
+          svg: Buffer.from(reply.svg),
+          logo: reply.logo ? Buffer.from(reply.logo) : undefined,
+        });
       } else {
         task.reject(new RenderFailure(OWN_ERRORS.has(reply.name) ? reply.message : UNEXPECTED));
       }

@@ -2,12 +2,17 @@ import QRCode from 'qrcode';
 import sharp from 'sharp';
 import type { Rgb } from '../../src/qr-codes/qr-colors';
 import { LOGO_MAX_PIXELS } from '../../src/qr-codes/logo/logo-source';
+import { MIN_MODULE_PIXELS, modulePixels } from '../../src/qr-codes/qr-symbol';
 import {
-  errorCorrectionFor,
-  MIN_MODULE_PIXELS,
-  modulePixels,
-  QUIET_ZONE,
-} from '../../src/qr-codes/qr-symbol';
+  DEFAULT_LOGO_SIZE,
+  errorCorrectionOf,
+  isStyled,
+  marginOf,
+  type QrStyle,
+} from '../../src/qr-codes/design/style';
+import { plateModules } from '../../src/qr-codes/design/design';
+import { renderDesign } from './render-design';
+import { RenderError } from './render-errors';
 import { dark, rasterise, symbolPng, type Geometry } from './symbol-raster';
 import { verifyPng, verifySymbolPng } from './verify-png';
 
@@ -19,8 +24,10 @@ export interface RenderInput {
   background: Rgb;
   /** png or jpeg bytes, already checked; composited in the centre on a cleared plate. */
   logo?: Uint8Array | undefined;
-  /** Side of the cleared plate as a share of the symbol's side. */
+  /** Side of the cleared plate as a share of the symbol's side (else the style's logoSize). */
   plateShare?: number;
+  /** Shapes, gradient, frame, margin and error correction; plain squares without. */
+  style?: QrStyle | null | undefined;
   /** Decode the PNG and compare it with the payload before returning (the worker always does). */
   verify?: boolean;
 }
@@ -28,37 +35,30 @@ export interface RenderInput {
 export interface RenderOutput {
   png: Buffer;
   svg: Buffer;
+  /** The logo as placed (fitted, flattened, PNG), kept so PDF and EPS can be drawn later. */
+  logo?: Buffer | undefined;
 }
 
-/** The same input always fails the same way: retrying cannot help. */
-export class RenderError extends Error {
-  override name = 'RenderError';
-}
+export { RenderError };
 
-/**
- * A quarter of the side is about 6 % of the symbol's area, well inside the 30 % of codewords
- * level H restores. Tried on payloads of 5 to 1200 bytes at 512 and 1024 px, every symbol still
- * decoded up to 0.3 and some failed from 0.35; the decode check proves each image anyway.
- */
-export const DEFAULT_PLATE_SHARE = 0.25;
-
-function geometry(modules: number, size: number, hasLogo: boolean, plateShare: number): Geometry {
-  const scale = modulePixels(size, modules + 2 * QUIET_ZONE);
+function geometry(
+  modules: number,
+  size: number,
+  margin: number,
+  hasLogo: boolean,
+  plateShare: number,
+): Geometry {
+  const scale = modulePixels(size, modules + 2 * margin);
   if (scale < MIN_MODULE_PIXELS) {
     throw new RenderError(`${size} px is too small for this much data: use a larger size`);
   }
-  let plateModules = 0;
-  if (hasLogo) {
-    // Odd, like the symbol's side, so the plate sits exactly on the centre module.
-    plateModules = Math.max(3, Math.round(modules * plateShare));
-    if (plateModules % 2 === 0) plateModules -= 1;
-  }
+  const plate = hasLogo ? plateModules(modules, plateShare) : 0;
   return {
     modules,
     scale,
     offset: Math.floor((size - scale * modules) / 2),
-    plateStart: (modules - plateModules) / 2,
-    plateModules,
+    plateStart: (modules - plate) / 2,
+    plateModules: plate,
   };
 }
 
@@ -158,10 +158,13 @@ function blitLogo(pixels: Buffer, size: number, logo: LogoPlacement): void {
  * an SVG or composite. Either way the proof compares the decoded PNG with the drawn pixels.
  */
 export async function renderQr(input: RenderInput): Promise<RenderOutput> {
+  if (isStyled(input.style)) return renderDesign(input);
   const hasLogo = input.logo !== undefined;
   let symbol: QRCode.QRCode;
   try {
-    symbol = QRCode.create(input.payload, { errorCorrectionLevel: errorCorrectionFor(hasLogo) });
+    symbol = QRCode.create(input.payload, {
+      errorCorrectionLevel: errorCorrectionOf(input.style, hasLogo),
+    });
   } catch (err) {
     throw new RenderError(`payload does not fit in a QR code: ${(err as Error).message}`);
   }
@@ -169,8 +172,9 @@ export async function renderQr(input: RenderInput): Promise<RenderOutput> {
   const g = geometry(
     symbol.modules.size,
     input.size,
+    marginOf(input.style),
     hasLogo,
-    input.plateShare ?? DEFAULT_PLATE_SHARE,
+    input.plateShare ?? input.style?.logoSize ?? DEFAULT_LOGO_SIZE,
   );
   const logo = input.logo ? await placeLogo(input.logo, g, input.background) : undefined;
   const { size, foreground: fg, background: bg } = input;
@@ -194,5 +198,5 @@ export async function renderQr(input: RenderInput): Promise<RenderOutput> {
       });
     }
   }
-  return { png, svg: buildSvg(data, g, input, logo) };
+  return { png, svg: buildSvg(data, g, input, logo), logo: logo?.png };
 }

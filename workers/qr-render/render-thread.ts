@@ -7,14 +7,14 @@ export interface RenderRequest {
 }
 
 export type RenderReply =
-  | { id: number; ok: true; png: Uint8Array; svg: Uint8Array }
+  | { id: number; ok: true; png: Uint8Array; svg: Uint8Array; logo?: Uint8Array | undefined }
   | { id: number; ok: false; name: string; message: string };
 
 /** One render pool thread: renders its requests off the event loop that talks to Redis. */
 parentPort?.on('message', (request: RenderRequest) => {
   renderQr(request.input).then(
-    ({ png, svg }) => {
-      const reply: RenderReply = { id: request.id, ok: true, png, svg };
+    ({ png, svg, logo }) => {
+      const reply: RenderReply = { id: request.id, ok: true, png, svg, logo };
       parentPort?.postMessage(reply);
     },
     (err: unknown) => {

@@ -22,7 +22,9 @@ export interface AccountView {
   /** A freshly rotated key: shown on this one answer only. */
   newKey?: string;
   notice?: string;
-  errors?: Partial<Record<'email' | 'current' | 'password' | 'passwordCurrent', string>>;
+  errors?: Partial<
+    Record<'email' | 'current' | 'password' | 'passwordCurrent' | 'keyCurrent', string>
+  >;
 }
 
 function fieldError(id: string, message: string | undefined): SafeHtml {
@@ -77,9 +79,20 @@ export function accountPage(view: AccountView): string {
       <form
         method="post"
         action="/app/account/key"
+        class="stack"
+        novalidate
         data-confirm="Rotate the API key? Programs using the current key stop working at once."
       >
         <input type="hidden" name="_csrf" value="${csrf}" />
+        <label for="key-current">Current password</label>
+        <input
+          id="key-current"
+          name="current"
+          type="password"
+          autocomplete="current-password"
+          required${described('key-current', errors.keyCurrent)}
+        />
+        ${fieldError('key-current', errors.keyCurrent)}
         <button type="submit">Rotate API key</button>
       </form>
     </section>

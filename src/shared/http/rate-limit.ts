@@ -1,5 +1,6 @@
 import type { Request, RequestHandler } from 'express';
-import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
+import { rateLimit } from 'express-rate-limit';
+import { clientKey } from './client-key';
 import type { Redis } from 'ioredis';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import { tooManyRequests } from '../errors/app-error';
@@ -53,7 +54,7 @@ export function createRateLimiter(options: RateLimitOptions): RequestHandler {
     },
     keyGenerator: (req) => {
       const user = authenticatedUser(req);
-      return user ? userRateLimitKey(user.id) : `ip:${ipKeyGenerator(req.ip ?? 'unknown')}`;
+      return user ? userRateLimitKey(user.id) : `ip:${clientKey(req)}`;
     },
     legacyHeaders: true,
     standardHeaders: 'draft-8',

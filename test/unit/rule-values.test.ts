@@ -3,11 +3,13 @@ import {
   canonicalCountry,
   canonicalDevice,
   canonicalLanguage,
-  deviceOf,
-  pickTarget,
   preferredLanguage,
-  withParameters,
-} from '../../src/links/link-targeting';
+} from '../../src/visitor/rules/rule-values';
+import { withParameters } from '../../src/links/link-parameters';
+import { compileRules } from '../../src/visitor/rules/rules';
+import { agentOf } from '../../src/visitor/rules/visitor-facts';
+
+const deviceOf = (ua: string) => agentOf(ua).gempixel;
 import {
   contactTokenValid,
   issueContactToken,
@@ -72,13 +74,9 @@ describe('link targeting (pure)', () => {
     );
   });
 
-  it('asks nothing of the visitor when the link has no rules', () => {
+  it('compiles nothing for a link without rules (it stays a bare redirect)', () => {
     const none = { geotarget: [], devicetarget: [], languagetarget: [] };
-    expect(
-      pickTarget(none, () => {
-        throw new Error('visitor derived');
-      }),
-    ).to.equal(null);
+    expect(compileRules([], none)).to.equal(null);
   });
 });
 

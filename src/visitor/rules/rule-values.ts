@@ -1,5 +1,4 @@
-import { UAParser } from 'ua-parser-js';
-import { countryName, UNKNOWN_COUNTRY } from '../visits/visit-capture';
+import { countryName, UNKNOWN_COUNTRY } from '../../visits/visit-capture';
 
 /** The device names GemPixel documents for `devicetarget`, as stored and returned. */
 export const DEVICES = [
@@ -57,13 +56,10 @@ export function canonicalLanguage(language: string): string | null {
   }
 }
 
-/** The one device name a User-Agent maps to, or null. */
-export function deviceOf(userAgent: string): Device | null {
-  if (!userAgent) return null;
-  const { device, os } = new UAParser(userAgent).getResult();
-  if (device.model === 'iPhone') return 'iPhone';
-  if (device.model === 'iPad') return 'iPad';
-  const name = (os.name ?? '').toLowerCase();
+/** GemPixel's one device name for what ua-parser-js found (model, lower-cased OS name), or null. */
+export function gempixelDeviceOf(model: string | undefined, name: string): Device | null {
+  if (model === 'iPhone') return 'iPhone';
+  if (model === 'iPad') return 'iPad';
   if (name === 'ios') return 'iPhone';
   if (name === 'android') return 'Android';
   if (name.startsWith('windows phone') || name === 'windows mobile') return 'Windows Phone';
@@ -88,71 +84,4 @@ export function preferredLanguage(acceptLanguage: string | undefined): string | 
     if (code && Number.isFinite(q) && q > 0 && (!best || q > best.q)) best = { code, q };
   }
   return best?.code ?? null;
-}
-
-/**
- * The target URL with the link's parameters appended, keeping the target's own query (byte for
- * byte) and fragment; a parameter the target already sets keeps the target's value.
- */
-export function withParameters(
-  url: string,
-  parameters: ReadonlyArray<{ name: string; value: string }>,
-): string {
-  if (!parameters.length) return url;
-  const hashAt = url.indexOf('#');
-  const base = hashAt === -1 ? url : url.slice(0, hashAt);
-  const fragment = hashAt === -1 ? '' : url.slice(hashAt);
-  let existing: URLSearchParams;
-  try {
-    existing = new URL(base).searchParams;
-  } catch {
-    return url;
-  }
-  const added = parameters
-    .filter((p) => !existing.has(p.name))
-    .map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(p.value)}`);
-  if (!added.length) return url;
-  const separator = base.includes('?')
-    ? base.endsWith('?') || base.endsWith('&')
-      ? ''
-      : '&'
-    : '?';
-  return `${base}${separator}${added.join('&')}${fragment}`;
-}
-
-/** What targeting looks at for one request. */
-export interface Visitor {
-  country: string;
-  userAgent: string;
-  acceptLanguage: string | undefined;
-}
-
-export interface Targeting {
-  geotarget: ReadonlyArray<{ location: string; url: string }>;
-  devicetarget: ReadonlyArray<{ device: string; url: string }>;
-  languagetarget: ReadonlyArray<{ language: string; url: string }>;
-}
-
-/**
- * Country rules first, then device rules, then language rules; within each list the first rule
- * that matches wins. Null when none matches (the link's own URL applies). Each property of the
- * visitor is derived only when a rule needs it.
- */
-export function pickTarget(targeting: Targeting, visitor: () => Visitor): string | null {
-  const { geotarget, devicetarget, languagetarget } = targeting;
-  if (!geotarget.length && !devicetarget.length && !languagetarget.length) return null;
-  const who = visitor();
-  const geo = geotarget.find((r) => r.location === who.country);
-  if (geo) return geo.url;
-  if (devicetarget.length) {
-    const device = deviceOf(who.userAgent);
-    const rule = device && devicetarget.find((r) => r.device === device);
-    if (rule) return rule.url;
-  }
-  if (languagetarget.length) {
-    const language = preferredLanguage(who.acceptLanguage);
-    const rule = language && languagetarget.find((r) => r.language === language);
-    if (rule) return rule.url;
-  }
-  return null;
 }

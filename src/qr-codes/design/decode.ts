@@ -1,0 +1,95 @@
+import {
+  BinaryBitmap,
+  DecodeHintType,
+  HybridBinarizer,
+  QRCodeReader,
+  RGBLuminanceSource,
+} from '@zxing/library';
+import jsQR from 'jsqr';
+import sharp from 'sharp';
+
+/** The decoders read the image box-averaged to about this many pixels per module first. */
+const PROOF_PIXELS_PER_MODULE = 4;
+
+/** Grey pixels (jsQR's weights), box-averaged by a whole factor. */
+function greyShrunk(rgb: Buffer, width: number, height: number, f: number) {
+  const w = Math.floor(width / f);
+  const h = Math.floor(height / f);
+  const grey = new Uint8ClampedArray(w * h);
+  const divisor = f * f * 10000;
+  for (let y = 0; y < h; y += 1) {
+    for (let x = 0; x < w; x += 1) {
+      let sum = 0;
+      for (let dy = 0; dy < f; dy += 1) {
+        let i = ((y * f + dy) * width + x * f) * 3;
+        for (let dx = 0; dx < f; dx += 1, i += 3) {
+          sum +=
+            2126 * (rgb[i] as number) +
+            7152 * (rgb[i + 1] as number) +
+            722 * (rgb[i + 2] as number);
+        }
+      }
+      grey[y * w + x] = sum / divisor;
+    }
+  }
+  return { grey, width: w, height: h };
+}
+
+const ZXING_HINTS = new Map<DecodeHintType, unknown>([
+  [DecodeHintType.TRY_HARDER, true],
+  [DecodeHintType.CHARACTER_SET, 'UTF-8'],
+]);
+
+export function readWithZxing(grey: Uint8ClampedArray, width: number, height: number) {
+  try {
+    const bitmap = new BinaryBitmap(
+      new HybridBinarizer(new RGBLuminanceSource(grey, width, height)),
+    );
+    return new QRCodeReader().decode(bitmap, ZXING_HINTS).getText();
+  } catch {
+    return null;
+  }
+}
+
+export function readWithJsqr(grey: Uint8ClampedArray, width: number, height: number) {
+  const rgba = new Uint8ClampedArray(width * height * 4);
+  for (let i = 0; i < grey.length; i += 1) {
+    rgba[i * 4] = rgba[i * 4 + 1] = rgba[i * 4 + 2] = grey[i] as number;
+    rgba[i * 4 + 3] = 255;
+  }
+  const result = jsQR(rgba, width, height, { inversionAttempts: 'dontInvert' });
+  return result ? Buffer.from(result.binaryData).toString('utf8') : null;
+}
+
+/**
+ * Why a PNG does not read as `payload`, or undefined when it does. Its own bytes are decoded (by
+ * libvips) and read by ZXing, then by jsQR where ZXing fails; each at about four pixels per module
+ * (what a phone's camera sees of a printed code), then at full size.
+ */
+export async function readsAs(
+  png: Buffer,
+  payload: string,
+  widthInModules: number,
+): Promise<string | undefined> {
+  let pixels: { data: Buffer; info: sharp.OutputInfo };
+  try {
+    pixels = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  } catch {
+    return 'rendered image is not a readable PNG';
+  }
+  const { data, info } = pixels;
+  const perModule = info.width / widthInModules;
+  const factors = [...new Set([Math.floor(perModule / PROOF_PIXELS_PER_MODULE), 1])].filter(
+    (f) => f >= 1,
+  );
+  let read: string | null = null;
+  for (const f of factors) {
+    const image = greyShrunk(data, info.width, info.height, f);
+    read = readWithZxing(image.grey, image.width, image.height);
+    if (read === null) read = readWithJsqr(image.grey, image.width, image.height);
+    if (read !== null) break;
+  }
+  if (read === null) return 'rendered image does not decode as a QR code';
+  if (read !== payload) return 'rendered image decodes to a different payload';
+  return undefined;
+}

@@ -1,0 +1,47 @@
+import type { Redis } from 'ioredis';
+import type { RedisKeys } from '../shared/infra/redis-keys';
+
+/** A link's click limit as its cached target carries it. */
+export interface ClickLimitOf {
+  max: number;
+  /** The link's stored clicks when it was loaded: the count a lost counter starts again from. */
+  stored: number;
+}
+
+/**
+ * Counts a click against the limit and says whether it may go through, atomically in Redis so
+ * that every API process shares one count. A missing counter (first use, or lost with Redis's
+ * data) starts from the stored clicks, which lag the clicks still on their way to MongoDB.
+ */
+const TAKE = `
+local count = tonumber(redis.call('GET', KEYS[1]) or ARGV[1])
+if count >= tonumber(ARGV[2]) then return 0 end
+redis.call('SET', KEYS[1], count + 1, 'EX', ARGV[3])
+return 1`;
+
+/** Kept a month past the last click; after that it starts again from the stored clicks. */
+const COUNTER_TTL_S = 30 * 24 * 3600;
+
+export class ClickLimits {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+  ) {}
+
+  counterKey(linkId: number): string {
+    return this.keys.key('links', linkId, 'limit-clicks');
+  }
+
+  /** True when the click is within the limit (and counted), false when the link has run out. */
+  async take(linkId: number, limit: ClickLimitOf): Promise<boolean> {
+    const taken = await this.redis.eval(
+      TAKE,
+      1,
+      this.counterKey(linkId),
+      limit.stored,
+      limit.max,
+      COUNTER_TTL_S,
+    );
+    return taken === 1;
+  }
+}

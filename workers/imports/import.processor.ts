@@ -1,0 +1,214 @@
+import { Readable } from 'node:stream';
+import { BrandedDomain } from '../../src/domains/domain.model';
+import { inChunks } from '../../src/exports/export-stream';
+import {
+  ImportedItem,
+  ImportFileChunk,
+  ImportJob,
+  MAX_REPORTED_ERRORS,
+  type ImportRecord,
+} from '../../src/imports/import.model';
+import { unsealKey, type ImportJobData } from '../../src/imports/imports.jobs';
+import { insertLinks, type LinkDraft } from '../../src/links/links-bulk.service';
+import { longUrl } from '../../src/links/links.schemas';
+import type { LinkInvalidator } from '../../src/links/links.service';
+import { DEFAULT_DOMAIN_ID, Link } from '../../src/links/link.model';
+import type { Plan } from '../../src/plans/plans.config';
+import { planLimitReached, planRoom } from '../../src/plans/plans.service';
+import { AppError } from '../../src/shared/errors/app-error';
+import type { Logger } from '../../src/shared/infra/logger';
+import { User } from '../../src/users/user.model';
+import type { SourceHttpOptions } from './source-http';
+import { adapterFor } from './sources';
+import type { LinkItem, SourceContext, SourceItem } from './sources/source';
+
+export interface ImportDeps {
+  cache: LinkInvalidator;
+  plans: readonly Plan[];
+  logger: Logger;
+  secretKey: Buffer | undefined;
+  http: SourceHttpOptions;
+}
+
+const BATCH = 100;
+
+/** The running report of one import, written back after every batch. */
+class Report {
+  total = 0;
+  imported = 0;
+  skipped = 0;
+  failed = 0;
+  errors: Array<{ item: string; message: string }> = [];
+  knownTotal: number | undefined;
+
+  note(item: string, message: string) {
+    if (this.errors.length < MAX_REPORTED_ERRORS) this.errors.push({ item, message });
+  }
+
+  save(importId: number, extra: Partial<ImportRecord> = {}) {
+    const total = Math.max(this.knownTotal ?? 0, this.total);
+    const { imported, skipped, failed, errors } = this;
+    return ImportJob.updateOne(
+      { id: importId },
+      { $set: { total, imported, skipped, failed, errors, ...extra } },
+    );
+  }
+}
+
+/** The uploaded file of an import, chunk by chunk from MongoDB. */
+export function uploadedFile(importId: number): Readable {
+  async function* chunks() {
+    const cursor = ImportFileChunk.find({ importId })
+      .sort({ n: 1 })
+      .lean()
+      .cursor({ batchSize: 4 });
+    for await (const chunk of cursor) yield Buffer.from(chunk.data.buffer);
+  }
+  return Readable.from(chunks(), { objectMode: false });
+}
+
+function draftOf(item: LinkItem, domains: Map<string, number>, rename: boolean): LinkDraft {
+  const domainId = (item.domain && domains.get(item.domain.toLowerCase())) || DEFAULT_DOMAIN_ID;
+  return {
+    domainId,
+    alias: item.alias ? { custom: item.alias, renameIfTaken: rename } : {},
+    fields: {
+      ...item.fields,
+      url: item.url,
+      title: (item.title ?? '').slice(0, 255),
+      description: (item.description ?? '').slice(0, 1000),
+      expiry: item.expiry ?? null,
+      ...(item.createdAt ? { createdAt: item.createdAt } : {}),
+    },
+  };
+}
+
+/** The caller's branded domains by host, so a source's link keeps its domain where it can. */
+async function domainsByHost(userId: number): Promise<Map<string, number>> {
+  const domains = await BrandedDomain.find({ userId }).lean();
+  return new Map(domains.map((d) => [new URL(d.domain).host.toLowerCase(), d.id]));
+}
+
+/**
+ * One batch: items already brought in by an earlier run are skipped, bad URLs fail, the rest are
+ * inserted together (an alias taken is skipped and reported, or renamed). Answers false once the
+ * plan's limit stopped the import.
+ */
+async function importBatch(
+  job: ImportRecord,
+  origin: string,
+  batch: SourceItem[],
+  ctx: {
+    deps: ImportDeps;
+    report: Report;
+    domains: Map<string, number>;
+    user: { id: number; status: string };
+  },
+): Promise<boolean> {
+  const { deps, report } = ctx;
+  report.total += batch.length;
+  const links: LinkItem[] = [];
+  for (const item of batch) {
+    if (item.kind === 'bad') {
+      report.failed += 1;
+      report.note(item.item, item.message);
+    } else if (longUrl.required().validate(item.url).error) {
+      report.failed += 1;
+      report.note(item.sourceId, `url ${item.url} is not an http or https URL`);
+    } else links.push(item);
+  }
+  const seen = await ImportedItem.find({
+    userId: job.userId,
+    origin,
+    kind: 'link',
+    sourceId: { $in: links.map((l) => l.sourceId) },
+  }).lean();
+  const done = new Set(seen.map((s) => s.sourceId));
+  const fresh = links.filter((l) => !done.has(l.sourceId));
+  report.skipped += links.length - fresh.length;
+  const room = await planRoom(deps.plans, ctx.user, 'maxLinks', (userId) =>
+    Link.countDocuments({ userId }),
+  );
+  const allowed = fresh.slice(0, room);
+  const made = await insertLinks(
+    job.userId,
+    allowed.map((l) => draftOf(l, ctx.domains, job.onConflict === 'rename')),
+    deps.cache,
+  );
+  const rows: Array<{
+    userId: number;
+    origin: string;
+    kind: string;
+    sourceId: string;
+    targetId: number;
+  }> = [];
+  made.forEach((outcome, i) => {
+    const item = allowed[i] as LinkItem;
+    if (outcome instanceof AppError) {
+      report.skipped += 1;
+      report.note(item.sourceId, `${outcome.message}: skipped`);
+      return;
+    }
+    report.imported += 1;
+    rows.push({
+      userId: job.userId,
+      origin,
+      kind: 'link',
+      sourceId: item.sourceId,
+      targetId: outcome.link.id,
+    });
+    if (outcome.renamedFrom)
+      report.note(
+        item.sourceId,
+        `alias ${outcome.renamedFrom} was taken: imported as ${outcome.link.alias}`,
+      );
+    for (const note of item.notes ?? []) report.note(item.sourceId, note);
+  });
+  if (rows.length) await ImportedItem.insertMany(rows);
+  if (allowed.length < fresh.length) {
+    report.failed += fresh.length - allowed.length;
+    report.note(
+      '',
+      `${planLimitReached(deps.plans, ctx.user, 'maxLinks').message}: import stopped`,
+    );
+    return false;
+  }
+  return true;
+}
+
+/** Runs one import job to its end, writing its report as it goes. Never logs or stores the key. */
+export async function runImport(data: ImportJobData, deps: ImportDeps): Promise<void> {
+  const job = await ImportJob.findOne({ id: data.importId }).lean<ImportRecord>();
+  if (!job || job.status === 'done' || job.status === 'failed') return;
+  const report = new Report();
+  await ImportJob.updateOne({ id: job.id }, { $set: { status: 'running', started: new Date() } });
+  try {
+    const user = await User.findOne({ id: job.userId }).lean();
+    if (!user) throw new Error('the user of this import is gone');
+    const key =
+      data.sealedKey && deps.secretKey ? unsealKey(data.sealedKey, deps.secretKey) : undefined;
+    const ctx: SourceContext = {
+      baseUrl: job.url ?? null,
+      key,
+      http: deps.http,
+      openFile: () => uploadedFile(job.id),
+      reportTotal: (total) => (report.knownTotal = total),
+    };
+    const adapter = adapterFor(job.source, ctx);
+    const state = { deps, report, domains: await domainsByHost(job.userId), user };
+    let complete = true;
+    for await (const batch of inChunks(adapter.items(), BATCH)) {
+      complete = await importBatch(job, adapter.origin, batch, state);
+      await report.save(job.id);
+      if (!complete) break;
+    }
+    await report.save(job.id, { status: complete ? 'done' : 'failed', finished: new Date() });
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    report.note('', message);
+    deps.logger.warn({ importId: job.id, source: job.source, err: message }, 'import failed');
+    await report.save(job.id, { status: 'failed', finished: new Date() });
+  } finally {
+    await ImportFileChunk.deleteMany({ importId: job.id });
+  }
+}

@@ -1,0 +1,40 @@
+import { Worker } from 'bullmq';
+import type { Config } from '../../src/config';
+import { IMPORT_QUEUE, type ImportJobData } from '../../src/imports/imports.jobs';
+import { linkCacheFor } from '../../src/links/link-cache';
+import { bullPrefix } from '../../src/qr-codes/qr-codes.jobs';
+import type { Logger } from '../../src/shared/infra/logger';
+import { createRedis, createWorkerRedis } from '../../src/shared/infra/redis';
+import type { RedisKeys } from '../../src/shared/infra/redis-keys';
+import { runImport } from './import.processor';
+
+/** Runs import jobs one at a time per worker process (each is long and mostly waits on I/O). */
+export function startImportWorker(options: { config: Config; logger: Logger; keys: RedisKeys }) {
+  const { config, logger, keys } = options;
+  // New links drop cached "unknown alias" answers in every API process (see link-cache.ts).
+  const cacheRedis = createRedis(config.redisUrl);
+  cacheRedis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+  const cache = linkCacheFor({ redis: cacheRedis, keys, logger });
+  const deps = {
+    cache,
+    plans: config.plans,
+    logger,
+    secretKey: config.webhookSecretKey,
+    http: { policy: { allowPrivate: config.importAllowPrivate } },
+  };
+  const connection = createWorkerRedis(config.redisUrl);
+  connection.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+  const worker = new Worker<ImportJobData>(IMPORT_QUEUE, (job) => runImport(job.data, deps), {
+    connection,
+    prefix: bullPrefix(keys),
+    concurrency: 1,
+  });
+  worker.on('error', (err) => logger.warn({ err: err.message }, 'import worker error'));
+  return {
+    close: async () => {
+      await worker.close();
+      connection.disconnect();
+      cacheRedis.disconnect();
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import type { Readable } from 'node:stream';
+import type { SourceHttpOptions } from '../source-http';
+
+/** A short link as a source describes it, in linkqr's terms. */
+export interface LinkItem {
+  kind: 'link';
+  /** The source's own id: a re-run skips what an earlier run brought in by it. */
+  sourceId: string;
+  url: string;
+  alias?: string;
+  /** The host the source served it on; kept when the user has that branded domain here. */
+  domain?: string;
+  title?: string;
+  description?: string;
+  expiry?: Date | null;
+  createdAt?: Date;
+  /** Further fields of the link document (behaviour of a GemPixel or linkqr link), as stored. */
+  fields?: Record<string, unknown>;
+  /** What could not be carried over (a password that cannot be read back), for the report. */
+  notes?: string[];
+}
+
+/** A record the source holds but that cannot become a link (reported as failed). */
+export interface BadItem {
+  kind: 'bad';
+  item: string;
+  message: string;
+}
+
+export type SourceItem = LinkItem | BadItem;
+
+export interface SourceContext {
+  /** The instance's base URL, without a trailing slash; null for an upload. */
+  baseUrl: string | null;
+  key: string | undefined;
+  http: SourceHttpOptions;
+  /** The uploaded file, streamed. */
+  openFile(): Readable;
+  /** The number of records, once the source tells it. */
+  reportTotal(total: number): void;
+}
+
+/** One adapter per source (one file each): where the records are and how to page through them. */
+export interface SourceAdapter {
+  /** Names the instance in the re-run bookkeeping: ids are unique only within it. */
+  origin: string;
+  items(): AsyncIterable<SourceItem>;
+}
+
+export function requireKey(ctx: SourceContext, source: string): string {
+  if (!ctx.key) throw new Error(`source ${source} needs its API key (key)`);
+  return ctx.key;
+}
+
+export function requireUrl(ctx: SourceContext, source: string): string {
+  if (!ctx.baseUrl) throw new Error(`source ${source} needs the instance's url`);
+  return ctx.baseUrl;
+}
+
+/** A date from a source, or undefined when it names none. */
+export function sourceDate(value: unknown): Date | undefined {
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  if (value === '' || value === 0) return undefined;
+  const date = typeof value === 'number' ? new Date(value * 1000) : new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+export const asString = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
