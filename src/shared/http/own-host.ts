@@ -50,5 +50,9 @@ export function onlyWhere(
   where: (req: Request) => boolean,
   handler: RequestHandler,
 ): RequestHandler {
-  return (req, res, next) => (where(req) ? handler(req, res, next) : next());
+  const gated: RequestHandler = (req, res, next) => (where(req) ? handler(req, res, next) : next());
+  // A router's routes stay visible through the gate to what walks the route table (the OpenAPI
+  // document, the route coverage and body tests).
+  const stack = (handler as { stack?: unknown }).stack;
+  return stack === undefined ? gated : Object.assign(gated, { stack });
 }
