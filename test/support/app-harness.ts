@@ -50,6 +50,7 @@ export async function startTestApp(
         logger,
         retryDelayMs: config.webhookRetryDelayMs,
         attempts: config.webhookAttempts,
+        cacheClock: extra.cacheClock,
       }),
     ...extra,
   };
