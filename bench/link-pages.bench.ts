@@ -16,7 +16,7 @@ import { createUser } from '../src/users/users.service';
 /**
  * Link behaviour's cost, like for like in one run: the direct link's bare 302 on the code before
  * link behaviour existed ("before", unpacked from git) and on this checkout ("after"), and a pixel
- * page against that 302. Each app runs pinned to core 0 (`taskset -c 0`), autocannon to core 1,
+ * page against that 302, and a link with 10 redirect rules (issue 24) against that 302. Each app runs pinned to core 0 (`taskset -c 0`), autocannon to core 1,
  * in interleaved rounds so that drift on a shared machine hits every side alike.
  *
  * BENCH_BASELINE_REF names the "before" commit; by default it is the parent of the commit that
@@ -214,6 +214,25 @@ async function main(): Promise<void> {
       '/api/url/add',
     );
 
+    // Ten rules over every kind of key, the bench's visitor (Chrome on Windows, from 127.0.0.1, no
+    // query, language or referrer) matching only the last: every rule is tried on every visit.
+    const rules = [
+      { url: 'https://example.com/r1', when: { query: { utm_source: 'newsletter' } } },
+      { url: 'https://example.com/r2', when: { ip: ['10.0.0.0/8', '2001:db8::/32'] } },
+      { url: 'https://example.com/r3', when: { country: ['CA', 'MX'], device: ['mobile'] } },
+      { url: 'https://example.com/r4', when: { language: ['fr', 'de'] } },
+      { url: 'https://example.com/r5', when: { referrer: ['news.example.org'] } },
+      {
+        url: 'https://example.com/r6',
+        when: { after: '2020-01-01T00:00:00+01:00', before: '2020-01-03T00:00:00+01:00' },
+      },
+      { url: 'https://example.com/r7', when: { device: ['iphone', 'ipad'] } },
+      { url: 'https://example.com/r8', when: { os: ['iOS', 'Android'] } },
+      { url: 'https://example.com/r9', when: { browser: ['Firefox'], os: ['Windows'] } },
+      { url: 'https://example.com/r10', when: { browser: ['Chrome'], device: ['desktop'] } },
+    ];
+    await api(afterUrl, apiKey, { url: target, custom: `r-${runId}`, rules }, '/api/url/add');
+
     const side = (label: string, url: string, status: number): Side => ({
       label,
       url,
@@ -226,6 +245,7 @@ async function main(): Promise<void> {
       side(`direct 302, before (${ref})`, `${beforeUrl}/d-${runId}`, 302),
       side('direct 302, after', `${afterUrl}/d-${runId}`, 302),
       side('pixel page (200), after', `${afterUrl}/p-${runId}`, 200),
+      side('10 rules 302, after', `${afterUrl}/r-${runId}`, 302),
     ];
     console.log(
       `${ROUNDS} interleaved rounds of ${DURATION_S} s per side, ${CONNECTIONS} connections; apps ${hasTaskset ? 'on core 0, load on core 1' : 'unpinned (no taskset)'}`,
@@ -250,7 +270,7 @@ async function main(): Promise<void> {
     }
     const ratio = (pick: (s: Side) => number[], x: Side, y: Side) =>
       median(pick(x)) / median(pick(y));
-    const [before, after, pixel] = sides as [Side, Side, Side];
+    const [before, after, pixel, ruled] = sides as [Side, Side, Side, Side];
     const change = ratio((s) => s.drained, after, before) - 1;
     const verdict =
       change >= -DIRECT_TOLERANCE
@@ -263,6 +283,13 @@ async function main(): Promise<void> {
     console.log(
       `pixel page / direct 302 (after): ${pct(ratio((s) => s.drained, pixel, after))} with drain, ${pct(ratio((s) => s.rates, pixel, after))} under load alone`,
     );
+    const rulesRatio = ratio((s) => s.drained, ruled, after);
+    console.log(
+      `10 rules / direct 302 (after, same core): ${pct(rulesRatio)} with drain, ${pct(ratio((s) => s.rates, ruled, after))} under load alone: ${rulesRatio >= 0.9 ? 'within' : 'OUTSIDE'} the 0.9x budget`,
+    );
+    // One core serves each app, so the difference of the inverse rates is the added cost.
+    const extraUs = (1 / median(ruled.rates) - 1 / median(after.rates)) * 1e6;
+    console.log(`10 rules cost ${extraUs.toFixed(1)} µs more per redirect than the direct 302`);
     if (sides.some((s) => s.wrong > 0)) process.exitCode = 1;
   } finally {
     // Stopped before their keys go, so the drainer never reads a stream that was just deleted.

@@ -46,6 +46,8 @@ export interface Config {
   readonly runtimeDir: string;
   /** Browser origins allowed to call /api (`*` for any); empty: none. */
   readonly corsOrigins: readonly string[];
+  /** Contact-form messages one overlay accepts per UTC day, from everyone together. */
+  readonly contactDailyLimit: number;
   /** When set, `GET /metrics` requires `Authorization: Bearer <token>`. */
   readonly metricsToken: string | undefined;
   /** The worker's HTTP port for /metrics and /healthz. */
@@ -175,6 +177,7 @@ const schema = Joi.object({
   RUNTIME_DIR: Joi.string().default('./data'),
   CORS_ORIGINS: Joi.string().allow('').default(''),
   METRICS_TOKEN: Joi.string().min(16).allow(''),
+  CONTACT_DAILY_LIMIT: Joi.number().integer().min(1).max(1_000_000).empty('').default(100),
   WORKER_PORT: Joi.number().port().default(3001),
   VISIT_RETENTION_DAYS: Joi.number().integer().min(1).max(36_500).empty(''),
   AUDIT_RETENTION_DAYS: Joi.number().integer().min(1).max(36_500).empty('').default(365),
@@ -294,6 +297,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     RUNTIME_DIR: string;
     CORS_ORIGINS: string;
     METRICS_TOKEN?: string;
+    CONTACT_DAILY_LIMIT: number;
     WORKER_PORT: number;
     VISIT_RETENTION_DAYS?: number;
     AUDIT_RETENTION_DAYS: number;
@@ -354,6 +358,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runtimeDir: v.RUNTIME_DIR,
     corsOrigins: Object.freeze(parseCorsOrigins(v.CORS_ORIGINS)),
     metricsToken: v.METRICS_TOKEN || undefined,
+    contactDailyLimit: v.CONTACT_DAILY_LIMIT,
     workerPort: v.WORKER_PORT,
     visitRetentionDays: v.VISIT_RETENTION_DAYS,
     auditRetentionDays: v.AUDIT_RETENTION_DAYS,

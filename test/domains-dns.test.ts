@@ -59,7 +59,7 @@ describe('branded domains: the DNS check', () => {
     expect(res.status).to.equal(422);
     expect(res.body).to.deep.include({
       error: 1,
-      message: `${host} does not point to this service (it resolves to 192.0.2.99): ${guidance}`,
+      message: `${host} does not point to this service (its records name other hosts or addresses): ${guidance}`,
     });
     expect(stored).to.equal(0);
   });
@@ -69,8 +69,19 @@ describe('branded domains: the DNS check', () => {
     expect(res.status).to.equal(422);
     expect(res.body).to.deep.include({
       error: 1,
-      message: `${host} does not point to this service (its CNAME points to elsewhere.example): ${guidance}`,
+      message: `${host} does not point to this service (its records name other hosts or addresses): ${guidance}`,
     });
+  });
+
+  it('never shows the records it found: internal names and addresses stay unsaid (issue 29, L1)', async () => {
+    const { res, host } = await attempt({ a: ['10.20.30.40'], cname: ['db.internal.corp'] });
+    expect(res.status).to.equal(422);
+    expect(res.body).to.deep.include({
+      error: 1,
+      message: `${host} does not point to this service (its records name other hosts or addresses): ${guidance}`,
+    });
+    expect(res.text).not.to.include('10.20.30.40');
+    expect(res.text).not.to.include('internal.corp');
   });
 
   it('answers 422 with the same guidance when the name does not resolve (ENOTFOUND)', async () => {

@@ -12,7 +12,7 @@ describe('QR codes', () => {
       [
         'an unknown type',
         { type: 'barcode', data: 'x' },
-        'type must be one of [text, vcard, link, email, phone, sms, wifi]',
+        'type must be one of [text, vcard, link, email, phone, sms, wifi, geo, event, app]',
       ],
       ['missing data', { type: 'text' }, 'data is required'],
       ['data of the wrong shape', { type: 'text', data: 5 }, 'data must be a string or an object'],

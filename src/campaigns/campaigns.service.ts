@@ -12,8 +12,16 @@ import { isDuplicateKeyError } from '../shared/db/duplicate-key';
 /** The most links a public list page shows. */
 export const LIST_PAGE_LIMIT = 500;
 
+/**
+ * The slug index is partial (only string slugs): MongoDB uses it only for a query that carries
+ * its filter, so the lookup repeats `$type: 'string'` (campaign.model.ts).
+ */
+function bySlug(slug: string) {
+  return { slug: { $eq: slug, $type: 'string' as const } };
+}
+
 async function ensureSlugFree(slug: string, exceptId?: number): Promise<void> {
-  const holder = await Campaign.findOne({ slug }).lean<CampaignRecord>();
+  const holder = await Campaign.findOne(bySlug(slug)).lean<CampaignRecord>();
   if (holder && holder.id !== exceptId) throw conflict(`slug ${slug} is already taken`);
 }
 
@@ -100,7 +108,7 @@ export async function campaignLinks(campaignId: number, limit?: number): Promise
 }
 
 export async function findCampaignBySlug(slug: string): Promise<CampaignRecord | null> {
-  return Campaign.findOne({ slug }).lean<CampaignRecord>();
+  return Campaign.findOne(bySlug(slug)).lean<CampaignRecord>();
 }
 
 /** A public campaign of that user, or null (unknown, someone else's, or not public). */

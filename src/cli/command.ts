@@ -1,8 +1,19 @@
+import type { Redis } from 'ioredis';
+import type { Config } from '../config';
 import type { Invalidator } from '../shared/cache/shared-cache';
+import type { Logger } from '../shared/infra/logger';
+import type { RedisKeys } from '../shared/infra/redis-keys';
 
 /** What commands reach besides the database: the API processes' caches, to keep them coherent. */
 export interface CliContext {
   apiKeys: Invalidator;
+  /** For commands that queue work for the worker (`import`). */
+  config?: Config;
+  redis?: Redis;
+  keys?: RedisKeys;
+  logger?: Logger;
+  /** Where a long command shows its progress (stderr unless a test says otherwise). */
+  progress?: NodeJS.WriteStream;
 }
 
 /**

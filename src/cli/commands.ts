@@ -1,3 +1,4 @@
+import { importCommand } from '../imports/imports.cli';
 import { overlayAdd } from '../overlays/overlays.cli';
 import { splashAdd } from '../splash/splash.cli';
 import { keyRotate, userAdmin, userCreate } from '../users/users.cli';
@@ -10,4 +11,5 @@ export const commands: readonly CliCommand[] = [
   keyRotate,
   overlayAdd,
   splashAdd,
+  importCommand,
 ];

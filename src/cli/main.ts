@@ -32,7 +32,7 @@ async function main(argv: string[]): Promise<number> {
   const cacheDeps = { redis, keys: new RedisKeys(config.redisPrefix), logger };
   // Registered so that the commands' writes drop the API processes' cached lists.
   ownedListsFor(cacheDeps);
-  const context = { apiKeys: apiKeyCacheFor(cacheDeps) };
+  const context = { apiKeys: apiKeyCacheFor(cacheDeps), config, ...cacheDeps };
   try {
     console.log(JSON.stringify(await command.run(rest, context)));
     return 0;

@@ -7,6 +7,7 @@ import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
 import { Link, type LinkRecord } from '../links/link.model';
 import { originsOf } from '../links/link-domains';
+import { searchFilter } from '../links/link-search';
 import { presentLink } from '../links/links.presenter';
 import { LogoError } from '../qr-codes/logo/logo-errors';
 import { LOGO_MAX_BYTES } from '../qr-codes/logo/logo-fetch';
@@ -14,7 +15,7 @@ import { assertLogoImage } from '../qr-codes/logo/logo-source';
 import { QR_TYPES } from '../qr-codes/qr-code.model';
 import { dynamicUrl } from '../qr-codes/qr-codes.service';
 import { unsupportedMediaType, validation } from '../shared/errors/app-error';
-import { MAX_LIMIT, DEFAULT_LIMIT } from '../shared/http/pagination';
+import { MAX_LIMIT, DEFAULT_LIMIT, pageQuerySchema } from '../shared/http/pagination';
 import { sendData, sendList } from '../shared/http/responses';
 import { validate, validatedQuery } from '../shared/http/validate';
 import { formCheckRouter } from './form-check';
@@ -30,7 +31,7 @@ interface LinkSearch {
 const linkSearchSchema = Joi.object<LinkSearch>({
   q: Joi.string().trim().max(200).allow(''),
   sort: Joi.string().valid('date', 'clicks').default('date'),
-  page: Joi.number().integer().min(1).max(1_000_000).default(1),
+  page: pageQuerySchema.extract('page'),
   limit: Joi.number().integer().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT),
 });
 
@@ -43,8 +44,6 @@ const previewSchema = Joi.object<PreviewInput>({
   background: Joi.string().allow(''),
   logo: Joi.string().allow('', null),
 }).unknown(true);
-
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Logo upload for QR codes: the file lands in LOGO_DIR, where the API's `logo` paths point. */
 export function logoUpload(deps: AppDeps): Router {
@@ -86,34 +85,19 @@ export function dashboardApi(deps: AppDeps): Router {
   router.get('/dashboard/links', validate({ query: linkSearchSchema }), async (req, res) => {
     const query = validatedQuery<LinkSearch>(res);
     const filter: Record<string, unknown> = { userId: currentUser(req).id };
-    if (query.q) {
-      const pattern = { $regex: escapeRegex(query.q), $options: 'i' };
-      filter.$or = [{ alias: pattern }, { url: pattern }, { title: pattern }];
-    }
+    if (query.q) Object.assign(filter, searchFilter(query.q));
     const skip = (query.page - 1) * query.limit;
-    let items: LinkRecord[];
-    let total: number;
-    let clicks: Map<number, number>;
-    if (query.sort === 'clicks') {
-      // Totals live beside the links, so this ranks the caller's matching links in memory.
-      const all = await Link.find(filter).sort({ id: -1 }).lean<LinkRecord[]>();
-      clicks = await deps.visits.getClickCounts(
-        'link',
-        all.map((l) => l.id),
-      );
-      all.sort((a, b) => (clicks.get(b.id) ?? 0) - (clicks.get(a.id) ?? 0) || b.id - a.id);
-      total = all.length;
-      items = all.slice(skip, skip + query.limit);
-    } else {
-      [total, items] = await Promise.all([
-        Link.countDocuments(filter),
-        Link.find(filter).sort({ id: -1 }).skip(skip).limit(query.limit).lean<LinkRecord[]>(),
-      ]);
-      clicks = await deps.visits.getClickCounts(
-        'link',
-        items.map((l) => l.id),
-      );
-    }
+    // Both orders walk an index ({userId, id} or {userId, clicks, id}); clicks are on the link.
+    const sort: Record<string, 1 | -1> =
+      query.sort === 'clicks' ? { clicks: -1, id: -1 } : { id: -1 };
+    const [total, items] = await Promise.all([
+      Link.countDocuments(filter),
+      Link.find(filter).sort(sort).skip(skip).limit(query.limit).lean<LinkRecord[]>(),
+    ]);
+    const clicks = await deps.visits.getClickCounts(
+      'link',
+      items.map((l) => l.id),
+    );
     const origins = await originsOf(items);
     const urls = items.map((l) => presentLink(l, origins, config.publicUrl, clicks.get(l.id) ?? 0));
     sendList(res, 'urls', urls, total, query);

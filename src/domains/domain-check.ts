@@ -94,11 +94,11 @@ export function domainVerifier(config: Config, resolver: DomainResolver): Domain
     const own = [v4, v6].flatMap((r) => (r.ok ? r.values.map(canonicalAddress) : []));
     if (own.some((a) => targets.addresses.has(a))) return;
     const aliases = cname.ok ? cname.values.map(canonicalName) : [];
+    // Never the records found: they may be internal names and addresses (issue 29, L1).
     const failures = [...new Set([v4, v6, cname].flatMap((r) => (r.ok ? [] : [r.code])))];
-    const reason = own.length
-      ? `it resolves to ${own.join(', ')}`
-      : aliases.length
-        ? `its CNAME points to ${aliases.join(', ')}`
+    const reason =
+      own.length || aliases.length
+        ? 'its records name other hosts or addresses'
         : `no A, AAAA or CNAME record found${failures.length ? `: ${failures.join(', ')}` : ''}`;
     throw validation(guidance(host, reason, targets.names, targets.addresses), 'domain');
   };

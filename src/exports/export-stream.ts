@@ -17,7 +17,7 @@ export function neutraliseFormula(value: string): string {
 function jsonLines(): Transform {
   return new Transform({
     writableObjectMode: true,
-    transform(row: ExportRow, _encoding, done) {
+    transform(row: object, _encoding, done) {
       done(null, `${JSON.stringify(row)}\n`);
     },
   });
@@ -66,6 +66,22 @@ export async function sendExport(
       : jsonLines();
   try {
     await pipeline(Readable.from(rows, { highWaterMark: 64 }), encoder, res);
+  } catch (err) {
+    if (!isClientGone(err)) throw err;
+  }
+}
+
+/** Streams objects as JSON lines, nested values and all, at the client's pace. */
+export async function sendJsonLines(
+  res: Response,
+  filename: string,
+  rows: AsyncIterable<object>,
+): Promise<void> {
+  res.setHeader('Content-Type', 'application/x-ndjson; charset=utf-8');
+  res.setHeader('Content-Disposition', `attachment; filename="${filename}.jsonl"`);
+  res.setHeader('Cache-Control', 'private, no-store');
+  try {
+    await pipeline(Readable.from(rows, { highWaterMark: 64 }), jsonLines(), res);
   } catch (err) {
     if (!isClientGone(err)) throw err;
   }

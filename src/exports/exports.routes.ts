@@ -10,7 +10,8 @@ import { validatedQuery } from '../shared/http/validate';
 import { formatDate } from '../shared/format/dates';
 import type { VisitTarget } from '../visits/visits.types';
 import { parseTime } from '../stats/time-buckets';
-import { sendExport, type ExportFormat } from './export-stream';
+import { sendExport, sendJsonLines, type ExportFormat } from './export-stream';
+import { EXPORT_VERSION, portableExport } from './portable-export';
 import {
   linksExportQuerySchema,
   visitsExportQuerySchema,
@@ -47,6 +48,19 @@ const api = {
     query: linksExportQuerySchema,
     responses: { 200: download },
   }),
+  everything: endpoint({
+    tag,
+    summary: 'Download everything you own, to move it to another linkqr',
+    description:
+      'JSON lines: a header line (`format`, `version`, `source`, `exported`, `user`), then one `{type, data}` line per record: domains, pixels, splash pages, overlays, campaigns, channels, links, QR codes, channel assignments and webhooks (without secrets). `POST /api/import` with `source: linkqr` reads it. See docs/export-format.md.',
+    responses: {
+      200: {
+        description: 'JSON lines',
+        media: ['application/x-ndjson'],
+        headers: ['Content-Disposition', 'Linkqr-Export-Version'],
+      },
+    },
+  }),
   linkVisits: visitsEndpoint("Download a short link's raw visits"),
   qrVisits: visitsEndpoint("Download a QR code's raw scans"),
 };
@@ -60,6 +74,13 @@ export function exportsRouter(deps: AppDeps): Router {
     const filename = `linkqr-links-${formatDate(new Date())}`;
     const rows = linkRows(currentUser(req).id, deps.config.publicUrl);
     await sendExport(res, { format, filename, columns: LINK_COLUMNS }, rows);
+  });
+
+  router.get('/export', api.everything, async (req, res) => {
+    const user = currentUser(req);
+    res.setHeader('Linkqr-Export-Version', String(EXPORT_VERSION));
+    const filename = `linkqr-export-${formatDate(new Date())}`;
+    await sendJsonLines(res, filename, portableExport(user, deps.config.publicUrl));
   });
 
   const visits = (target: VisitTarget, query: VisitsExportQuery, res: Response) => {

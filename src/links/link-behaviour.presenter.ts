@@ -18,6 +18,7 @@ export function presentLinkBehaviour(link: LinkRecord) {
       link: r.link,
     })),
     rules: (link.rules ?? []).map((r) => ({ url: r.url ?? '', when: (r.when ?? {}) as RuleWhen })),
+    variants: (link.variants ?? []).map((v) => ({ url: v.url ?? '', weight: v.weight ?? 0 })),
     maxclicks: link.maxClicks ?? null,
     expiredurl: link.expiredUrl ?? null,
     parameters: linkParameters(link),
@@ -71,6 +72,18 @@ export const linkBehaviourJson = {
       }),
     )
     .description('redirect rules in order; the first that matches wins'),
+  variants: Joi.array()
+    .items(
+      Joi.object({
+        url: urlJson,
+        weight: Joi.number().integer().min(1).max(100),
+        clicks: Joi.number()
+          .integer()
+          .min(0)
+          .description('in details: clicks sent to this variant (people only)'),
+      }),
+    )
+    .description('A/B split, weights adding up to 100'),
   maxclicks: Joi.number()
     .integer()
     .min(1)

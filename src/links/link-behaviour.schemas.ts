@@ -134,8 +134,9 @@ export interface TargetRules {
   rules?: RuleInput[] | null;
 }
 
-/** Click limit and where an expired link sends its visitors. */
+/** Click limit and where an expired link sends its visitors; A/B variants. */
 export interface ExpiryInput {
+  variants?: Array<{ url: string; weight: number }> | null;
   maxclicks?: number | null;
   expiredurl?: string | null;
 }
@@ -162,6 +163,22 @@ export const linkBehaviourFields = {
   devicetarget: devicetarget.allow(null),
   languagetarget: languagetarget.allow(null),
   rules: rulesField.allow(null),
+  variants: Joi.array()
+    .items(
+      Joi.object({
+        url: targetLink,
+        weight: Joi.number().integer().min(1).max(100).required(),
+      }),
+    )
+    .min(2)
+    .max(10)
+    .unique('url')
+    .custom((value: Array<{ weight: number }>, helpers) =>
+      value.reduce((sum, v) => sum + v.weight, 0) === 100
+        ? value
+        : helpers.message({ custom: '{{#label}} weights must add up to 100' }),
+    )
+    .allow(null),
   maxclicks: Joi.number().integer().min(1).max(MAX_ID).allow(null),
   expiredurl: Joi.string()
     .trim()

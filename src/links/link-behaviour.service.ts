@@ -107,6 +107,7 @@ export async function behaviourChanges(
   ] as const) {
     if (input[key] !== undefined) set[key] = input[key] ?? [];
   }
+  if (input.variants !== undefined) set.variants = input.variants ?? [];
   if (input.maxclicks !== undefined) set.maxClicks = input.maxclicks;
   if (input.expiredurl !== undefined) set.expiredUrl = input.expiredurl || null;
   for (const key of ['metatitle', 'metadescription', 'metaimage'] as const) {

@@ -3,6 +3,7 @@ import { cacheBusFor } from '../shared/cache/cache-bus';
 import { sharedCache, type SharedCache } from '../shared/cache/shared-cache';
 import type { ClickLimitOf } from '../visitor/click-limit';
 import type { CompiledRules } from '../visitor/rules/rules';
+import type { CachedVariant } from '../visitor/variants';
 import type { VisitorBehaviour } from './link-behaviour.service';
 
 /** What the redirect needs to answer a visitor, without touching MongoDB. */
@@ -23,6 +24,8 @@ export interface LinkTarget {
   rules?: CompiledRules | null;
   /** `maxclicks`, with the stored clicks a lost counter restarts from; null when unlimited. */
   limit?: ClickLimitOf | null;
+  /** A/B variants, tried when no rule matches; null when the link has none. */
+  variants?: CachedVariant[] | null;
   /** Where visitors go once the link has expired (by date or by clicks); null: the 410 page. */
   expiredUrl?: string | null;
 }

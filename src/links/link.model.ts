@@ -28,6 +28,8 @@ const linkSchema = new Schema(
     languagetarget: { type: [{ _id: false, language: String, link: String }], default: [] },
     /** Redirect rules in order (see src/visitor/rules/rules.schemas.ts). */
     rules: { type: [{ _id: false, url: String, when: Schema.Types.Mixed }], default: [] },
+    /** A/B split: integer weights adding up to 100. */
+    variants: { type: [{ _id: false, url: String, weight: Number }], default: [] },
     /** Counted clicks after which the link has expired; null: no limit. */
     maxClicks: { type: Number, default: null },
     /** Where visitors of an expired link go (by date or by clicks); null: the 410 page. */
@@ -37,11 +39,19 @@ const linkSchema = new Schema(
     metadescription: { type: String, default: '' },
     metaimage: { type: String, default: '' },
     createdAt: { type: Date, required: true, default: () => new Date() },
+    /** Running click total, copied from the visit totals by the apply step (stats/link-clicks.ts). */
+    clicks: { type: Number, default: 0 },
+    /** Normalised prefixes the dashboard search matches (link-search.ts). */
+    searchKeys: { type: [String], default: [] },
   },
   { versionKey: false, collection: 'links' },
 );
 linkSchema.index({ domainId: 1, alias: 1 }, { unique: true });
 linkSchema.index({ userId: 1, id: -1 });
+// `order=click` and the dashboard's sort by clicks, a page at a time.
+linkSchema.index({ userId: 1, clicks: -1, id: -1 });
+// The dashboard search: an anchored prefix of a normalised key (link-search.ts).
+linkSchema.index({ userId: 1, searchKeys: 1 });
 linkSchema.index({ campaignId: 1, id: 1 });
 linkSchema.index({ alias: 1 });
 linkSchema.index({ splashId: 1 });

@@ -36,9 +36,12 @@ export function presentLinkDetails(
   origins: ReadonlyMap<number, string>,
   publicUrl: string,
   clicks: number,
+  variantClicks: ReadonlyMap<string, number> = new Map(),
 ) {
+  const listed = presentLink(link, origins, publicUrl, clicks);
   return {
-    ...presentLink(link, origins, publicUrl, clicks),
+    ...listed,
+    variants: listed.variants.map((v) => ({ ...v, clicks: variantClicks.get(v.url) ?? 0 })),
     expiry: formatOptionalDateTime(link.expiry),
     password: Boolean(link.passwordHash),
     ...presentTargetingMaps(link),

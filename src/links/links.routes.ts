@@ -130,8 +130,13 @@ export function linksRouter(deps: AppDeps): Router {
 
   router.get('/url/:id', api.get, async (req, res) => {
     const { link, origins } = await getLink(currentUser(req).id, Number(req.params.id));
-    const data = await deps.visits.getStatistics({ kind: 'link', id: link.id });
-    sendData(res, { details: presentLinkDetails(link, origins, publicUrl, data.clicks), data });
+    const target = { kind: 'link' as const, id: link.id };
+    const [data, variantClicks] = await Promise.all([
+      deps.visits.getStatistics(target),
+      link.variants?.length ? deps.visits.getVariantClicks(target) : new Map<string, number>(),
+    ]);
+    const details = presentLinkDetails(link, origins, publicUrl, data.clicks, variantClicks);
+    sendData(res, { details, data });
   });
 
   router.post(

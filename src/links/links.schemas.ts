@@ -73,6 +73,8 @@ export const linkUpdateSchema = Joi.object<LinkUpdate>({
 export interface LinkListQuery extends PageQuery {
   order: 'date' | 'click';
   short?: string;
+  /** Lists the links older than this link id (newest-first order only): deep listing. */
+  after?: number;
 }
 
 export const linkListQuerySchema = (pageQuerySchema as Joi.ObjectSchema<LinkListQuery>).keys({
@@ -82,4 +84,8 @@ export const linkListQuerySchema = (pageQuerySchema as Joi.ObjectSchema<LinkList
     .default('date')
     .custom((value: string) => (value === 'clicks' ? 'click' : value)),
   short: Joi.string().trim().min(1).max(2048),
+  after: Joi.number()
+    .integer()
+    .min(1)
+    .description('id of the last link seen: the next links, newest first (order=date only)'),
 });

@@ -16,6 +16,7 @@ import {
 } from './aliases';
 import { behaviourChanges } from './link-behaviour.service';
 import { linkCacheKey } from './link-cache';
+import { searchKeysOf } from './link-search';
 import { findUserDomainByHost } from '../domains/domains.service';
 import { isOwnHost, originsOf, parseShort, resolveRequestedDomain } from './link-domains';
 import { DEFAULT_DOMAIN_ID, Link, type LinkRecord } from './link.model';
@@ -103,6 +104,7 @@ export async function createLink(
       alias,
       url: input.url,
       title: input.title ?? '',
+      searchKeys: searchKeysOf({ alias, url: input.url, title: input.title }),
       description: input.description ?? '',
       expiry: input.expiry ?? null,
       passwordHash: input.password === undefined ? null : await hashPassword(input.password),
@@ -119,23 +121,19 @@ export async function createLink(
 type ClickCounts = Pick<Visits, 'getClickCounts'>;
 
 /**
- * Most clicked first (ties: newest first). Click totals live with the visits, not on the link,
- * so this reads every one of the caller's link ids and their totals, then one page of links.
+ * Most clicked first (ties: newest first), a page straight off the {userId, clicks, id} index:
+ * each link carries its running total (stats/link-clicks.ts).
  */
-async function listByClicks(userId: number, query: PageQuery, visits: ClickCounts) {
-  const all = await Link.find({ userId }).select({ id: 1 }).lean<Array<{ id: number }>>();
-  const counts = await visits.getClickCounts(
-    'link',
-    all.map((l) => l.id),
-  );
-  const ranked = all
-    .map((l) => ({ id: l.id, clicks: counts.get(l.id) ?? 0 }))
-    .sort((a, b) => b.clicks - a.clicks || b.id - a.id);
-  const pageIds = ranked.slice(skipFor(query), skipFor(query) + query.limit).map((r) => r.id);
-  const docs = await Link.find({ userId, id: { $in: pageIds } }).lean<LinkRecord[]>();
-  const byId = new Map(docs.map((d) => [d.id, d]));
-  const items = pageIds.flatMap((id) => byId.get(id) ?? []);
-  return { items, total: all.length, clicks: counts };
+async function listByClicks(userId: number, query: PageQuery) {
+  const [total, items] = await Promise.all([
+    Link.countDocuments({ userId }),
+    Link.find({ userId })
+      .sort({ clicks: -1, id: -1 })
+      .skip(skipFor(query))
+      .limit(query.limit)
+      .lean<LinkRecord[]>(),
+  ]);
+  return { items, total };
 }
 
 /** One page of the caller's links, newest first (`order=date`) or most clicked first. */
@@ -144,11 +142,10 @@ export async function listLinks(
   query: LinkListQuery,
   visits: ClickCounts,
 ): Promise<LinkPage> {
-  if (query.order === 'click') {
-    const { items, total, clicks } = await listByClicks(userId, query, visits);
-    return { items, total, clicks, origins: await originsOf(items) };
-  }
-  const { items, total } = await listOwned(Link, userId, query);
+  const { items, total } =
+    query.order === 'click'
+      ? await listByClicks(userId, query)
+      : await listOwned(Link, userId, query, {}, query.after);
   const [clicks, origins] = await Promise.all([
     visits.getClickCounts(
       'link',
@@ -224,6 +221,13 @@ export async function updateLink(
   if (input.title !== undefined) set.title = input.title;
   if (input.description !== undefined) set.description = input.description;
   if (input.expiry !== undefined) set.expiry = input.expiry;
+  if (set.alias !== undefined || input.url !== undefined || input.title !== undefined) {
+    set.searchKeys = searchKeysOf({
+      alias: input.custom ?? link.alias,
+      url: input.url ?? link.url,
+      title: input.title ?? link.title,
+    });
+  }
   if (input.password !== undefined)
     set.passwordHash = input.password === null ? null : await hashPassword(input.password);
   if (Object.keys(set).length === 0) return { link, origins: await originsOf([link]) };

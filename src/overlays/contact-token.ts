@@ -1,3 +1,5 @@
+import { timingSafeEqual } from 'node:crypto';
+
 /** How long a contact form stays valid after its page was served. */
 export const CONTACT_TOKEN_TTL_MS = 2 * 60 * 60 * 1000;
 
@@ -34,5 +36,7 @@ export function contactTokenValid(
   const issuedAt = parseInt(match[1] ?? '', 36);
   if (!Number.isSafeInteger(issuedAt) || issuedAt > now || now - issuedAt > CONTACT_TOKEN_TTL_MS)
     return false;
-  return signature(hash, linkId, overlayId, issuedAt) === match[2];
+  const expected = Buffer.from(signature(hash, linkId, overlayId, issuedAt));
+  const given = Buffer.from(match[2] ?? '');
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }

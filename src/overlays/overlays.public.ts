@@ -12,7 +12,7 @@ import { pageResponse, VISITOR_ERRORS } from '../shared/http/pages';
 import { messageJson } from '../shared/http/responses';
 import { brandedDomainOf } from '../shared/http/public-context';
 import { assertMongoUp } from '../shared/infra/dependencies';
-import { contactTokenValid } from './contact-token';
+import { CONTACT_TOKEN_TTL_MS, contactTokenValid } from './contact-token';
 import { storeContactResponse } from './overlay-responses.service';
 import { contactFormSchema, type ContactForm } from './overlays.schemas';
 import { clientKey } from '../shared/http/client-key';
@@ -68,6 +68,37 @@ export function overlaysPublicRouter(deps: AppDeps): Router {
     }
   }
 
+  /** Everyone's messages to one overlay in a UTC day: a form cannot flood its owner's inbox. */
+  async function underDailyCap(overlayId: number): Promise<void> {
+    const day = new Date().toISOString().slice(0, 10);
+    const key = deps.keys.key('overlays', 'contact', overlayId, 'day', day);
+    const replies = (await deps.redis
+      .multi()
+      .incr(key)
+      .expire(key, 2 * 86_400)
+      .exec()) as Array<[Error | null, unknown]>;
+    if (Number(replies[0]?.[1] ?? 0) > deps.config.contactDailyLimit) {
+      const midnight = Date.parse(`${day}T00:00:00Z`) + 86_400_000;
+      throw tooManyRequests(
+        'This form has received all the messages it takes today: try again tomorrow.',
+        Math.ceil((midnight - Date.now()) / 1000),
+      );
+    }
+  }
+
+  /** A page's token sends one message: replaying a captured form is refused (issue 29, L2). */
+  async function spendToken(token: string): Promise<void> {
+    const key = deps.keys.key('overlays', 'contact', 'spent', hash(token));
+    const ttl = Math.ceil(CONTACT_TOKEN_TTL_MS / 1000);
+    if ((await deps.redis.set(key, 1, 'EX', ttl, 'NX')) === null) {
+      throw new AppError(
+        403,
+        'forbidden',
+        'This form has already been sent: reload the page to send another message.',
+      );
+    }
+  }
+
   router.post(
     '/:alias/contact',
     contactEndpoint,
@@ -100,6 +131,8 @@ export function overlaysPublicRouter(deps: AppDeps): Router {
           'This form has expired: reload the page and try again.',
         );
       await underLimit(overlay.id, req);
+      await underDailyCap(overlay.id);
+      await spendToken(form.token);
       const { name, email, message } = form;
       if (!(await storeContactResponse(overlay.id, target.id, { name, email, message })))
         throw notFound();

@@ -1,7 +1,20 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
 import { DEFAULT_BACKGROUND, DEFAULT_FOREGROUND } from './qr-colors';
 
-export const QR_TYPES = ['text', 'vcard', 'link', 'email', 'phone', 'sms', 'wifi'] as const;
+export const QR_TYPES = [
+  'text',
+  'vcard',
+  'link',
+  'email',
+  'phone',
+  'sms',
+  'wifi',
+  'geo',
+  'event',
+  'app',
+] as const;
+/** Types whose symbol encodes `/s/{alias}`: each scan goes through us and is counted. */
+export const DYNAMIC_QR_TYPES: readonly QrType[] = ['link', 'app'];
 export type QrType = (typeof QR_TYPES)[number];
 export const QR_STATUSES = ['pending', 'ready', 'failed'] as const;
 export type QrStatus = (typeof QR_STATUSES)[number];

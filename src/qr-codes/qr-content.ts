@@ -30,6 +30,26 @@ export interface VcardData {
   address?: string;
 }
 
+export interface GeoData {
+  latitude: number;
+  longitude: number;
+  altitude?: number;
+}
+export interface EventData {
+  summary: string;
+  /** ISO 8601 with a zone (`Z` or an offset), stored as given. */
+  start: string;
+  end: string;
+  location?: string;
+  description?: string;
+}
+/** One code for an app: App Store for iPhones and iPads, Google Play for Android, else `web`. */
+export interface AppData {
+  ios?: string;
+  android?: string;
+  web: string;
+}
+
 /** What a QR code says, by type; `link` holds the target URL its `/s/{alias}` redirects to. */
 export type QrContent =
   | { type: 'text'; data: string }
@@ -38,7 +58,10 @@ export type QrContent =
   | { type: 'email'; data: EmailData }
   | { type: 'sms'; data: SmsData }
   | { type: 'wifi'; data: WifiData }
-  | { type: 'vcard'; data: VcardData };
+  | { type: 'vcard'; data: VcardData }
+  | { type: 'geo'; data: GeoData }
+  | { type: 'event'; data: EventData }
+  | { type: 'app'; data: AppData };
 
 // Visual separators are allowed on input; the encoders keep only `+` and digits.
 const phone = Joi.string()
@@ -60,6 +83,17 @@ const emailObject = Joi.object<EmailData>({
   body: text(1000).allow(''),
 });
 const smsObject = Joi.object<SmsData>({ phone: phone.required(), message: text(500).allow('') });
+
+/** ISO 8601 date and time with a zone: a code printed today must mean the same hour everywhere. */
+const zonedTime = Joi.string()
+  .pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/)
+  .custom((value: string, helpers) =>
+    Number.isNaN(Date.parse(value)) ? helpers.error('string.pattern.base') : value,
+  )
+  .messages({
+    'string.pattern.base':
+      '{#label} must be an ISO 8601 date and time with a zone, such as 2026-05-01T19:30:00+02:00',
+  });
 
 const schemas: Record<QrType, Joi.Schema> = {
   text: Joi.string().min(1).max(2000).required(),
@@ -93,6 +127,30 @@ const schemas: Record<QrType, Joi.Schema> = {
   })
     .or('firstname', 'lastname', 'org')
     .messages({ 'object.missing': '{#label} needs at least one of firstname, lastname or org' })
+    .required(),
+  geo: Joi.object<GeoData>({
+    latitude: Joi.number().min(-90).max(90).required(),
+    longitude: Joi.number().min(-180).max(180).required(),
+    altitude: Joi.number().min(-11000).max(100000),
+  }).required(),
+  event: Joi.object<EventData>({
+    summary: text(255).min(1).required(),
+    start: zonedTime.required(),
+    end: zonedTime
+      .custom((value: string, helpers) => {
+        const start = (helpers.state.ancestors as Array<{ start?: string }>)[0]?.start;
+        return start && Date.parse(value) < Date.parse(start)
+          ? helpers.error('event.order')
+          : value;
+      })
+      .messages({ 'event.order': '{#label} must not be before start' })
+      .required(),
+    location: text(255).allow(''),
+    description: text(1000).allow(''),
+  }).required(),
+  app: Joi.object<AppData>({ ios: url, android: url, web: url.required() })
+    .or('ios', 'android')
+    .messages({ 'object.missing': '{#label} needs at least one of ios or android' })
     .required(),
 };
 

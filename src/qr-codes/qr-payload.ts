@@ -1,14 +1,27 @@
-import type { EmailData, QrContent, SmsData, VcardData, WifiData } from './qr-content';
+import type {
+  EmailData,
+  EventData,
+  GeoData,
+  QrContent,
+  SmsData,
+  VcardData,
+  WifiData,
+} from './qr-content';
 
 /**
  * Turns a QR code's content into the text its symbol encodes, in the de facto formats the camera
  * apps of iOS and Android and ZXing-based scanners understand. Pure, so each format is unit-tested
  * against known payloads.
  */
-export function encodeQrPayload(content: QrContent, dynamicUrl: string): string {
+export function encodeQrPayload(
+  content: QrContent,
+  dynamicUrl: string,
+  now: Date = new Date(),
+): string {
   switch (content.type) {
     case 'text':
       return content.data;
+    case 'app':
     case 'link':
       // Dynamic: the symbol keeps pointing at us, so the target can change without reprinting.
       return dynamicUrl;
@@ -22,7 +35,56 @@ export function encodeQrPayload(content: QrContent, dynamicUrl: string): string 
       return encodeWifi(content.data);
     case 'vcard':
       return encodeVcard(content.data);
+    case 'geo':
+      return encodeGeo(content.data);
+    case 'event':
+      return encodeEvent(content.data, dynamicUrl, now);
   }
+}
+
+/** A `geo:` URI (RFC 5870): WGS-84 latitude, longitude and optional altitude in metres. */
+function encodeGeo({ latitude, longitude, altitude }: GeoData): string {
+  const n = (v: number) => String(Number(v.toFixed(7)));
+  return `geo:${n(latitude)},${n(longitude)}${altitude === undefined ? '' : `,${n(altitude)}`}`;
+}
+
+/** RFC 5545 section 3.3.11 TEXT: backslash, semicolon, comma and line breaks escaped. */
+export function escapeIcalText(value: string): string {
+  return value
+    .replace(/\\/g, '\\\\')
+    .replace(/;/g, '\\;')
+    .replace(/,/g, '\\,')
+    .replace(/\r\n|\r|\n/g, '\\n');
+}
+
+/** UTC form of RFC 5545 DATE-TIME: 20260501T173000Z. */
+export function icalTime(value: string | Date): string {
+  return new Date(value)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
+}
+
+/**
+ * An iCalendar object with one VEVENT (RFC 5545): CRLF line ends, lines folded at 75 octets,
+ * times in UTC. The UID is the code's own address, unique and stable across re-renders.
+ */
+function encodeEvent(event: EventData, uid: string, now: Date): string {
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//linkqr//QR event//EN',
+    'BEGIN:VEVENT',
+    `UID:${uid}`,
+    `DTSTAMP:${icalTime(now)}`,
+    `DTSTART:${icalTime(event.start)}`,
+    `DTEND:${icalTime(event.end)}`,
+    `SUMMARY:${escapeIcalText(event.summary)}`,
+  ];
+  if (event.location) lines.push(`LOCATION:${escapeIcalText(event.location)}`);
+  if (event.description) lines.push(`DESCRIPTION:${escapeIcalText(event.description)}`);
+  lines.push('END:VEVENT', 'END:VCALENDAR');
+  return lines.map(foldVcardLine).join('\r\n') + '\r\n';
 }
 
 /** RFC 3966 allows no spaces; keeping only `+` and digits is what every dialer accepts. */

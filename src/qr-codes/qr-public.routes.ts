@@ -15,7 +15,8 @@ import { escapeHtml } from '../shared/http/pages';
 import { MAX_SIZE, MIN_SIZE } from './qr-codes.schemas';
 import { variantImage, type ImageFormat, type VariantAsk } from './qr-variants';
 import type { StoredImage } from './qr-images';
-import type { QrCodeRecord, QrFormat } from './qr-code.model';
+import { DYNAMIC_QR_TYPES, type QrCodeRecord, type QrFormat } from './qr-code.model';
+import type { AppData } from './qr-content';
 import { ALIAS_PATTERN, findQrByAlias } from './qr-codes.service';
 import { findImage } from './qr-images';
 import { qrImageCacheFor, qrImageKey } from './qr-image-cache';
@@ -89,6 +90,18 @@ function imageAsk(
   return ask;
 }
 
+/**
+ * Where a scan goes: a link code's URL; an app code's store for the phone scanning it (iPhone,
+ * iPad, iPod: the App Store; Android: Google Play), the web URL for anything else or a missing store.
+ */
+export function scanTarget(qr: Pick<QrCodeRecord, 'type' | 'data'>, userAgent = ''): string {
+  if (qr.type !== 'app') return qr.data as string;
+  const app = qr.data as AppData;
+  if (/\b(iPhone|iPad|iPod)\b/.test(userAgent) && app.ios) return app.ios;
+  if (/\bAndroid\b/.test(userAgent) && app.android) return app.android;
+  return app.web;
+}
+
 type WaitEnd = 'changed' | 'timeout' | 'hung-up';
 
 /** Waits up to `ms` for the watched key to change, or until the visitor hangs up. */
@@ -131,8 +144,9 @@ const pages = {
   }),
   scan: endpoint({
     tag,
-    summary: 'Scan a dynamic (link) QR code',
-    description: "Redirects to the code's URL and counts the scan.",
+    summary: 'Scan a dynamic (link or app) QR code',
+    description:
+      "Redirects to the code's URL and counts the scan. An `app` code sends iPhones and iPads to `ios`, Android phones to `android`, everyone else to `web`.",
     responses: { 302: redirectResponse('To the URL of the code'), ...notFoundResponses },
     errors: VISITOR_ERRORS,
   }),
@@ -242,12 +256,12 @@ export function qrPublicRouter(deps: AppDeps): Router {
 
   router.get('/s/:alias', pages.scan, async (req, res) => {
     const qr = await lookup(req.params.alias);
-    if (!qr || qr.type !== 'link') return sendPublicNotFound(res, req.path);
+    if (!qr || !DYNAMIC_QR_TYPES.includes(qr.type)) return sendPublicNotFound(res, req.path);
     // Queued, not awaited: recording never delays the redirect. HEAD is a monitor, not a scan.
     if (req.method !== 'HEAD') deps.visits.record({ kind: 'qr', id: qr.id }, req);
     // Every scan must reach us to be counted: no cache may replay the redirect.
     res.setHeader('Cache-Control', 'private, no-store');
-    res.redirect(302, qr.data as string);
+    res.redirect(302, scanTarget(qr, req.headers['user-agent']));
   });
 
   return router;

@@ -62,15 +62,17 @@ const hourMsOf = (visit: BucketVisit) => Math.floor(visit.at.getTime() / HOUR_MS
 export const labelsKey = (visit: BucketVisit, hourMs = 0): string | undefined =>
   visit.bot
     ? undefined
-    : `${hourMs}\0${visit.country}\0${visit.referrer}\0${visit.browser}\0${visit.os}`;
+    : `${hourMs}\0${visit.country}\0${visit.referrer}\0${visit.browser}\0${visit.os}\0${visit.variant ?? ''}`;
 
 export function labelsOf(visit: BucketVisit): Array<[Dimension, string]> {
-  return [
+  const labels: Array<[Dimension, string]> = [
     ['country', visit.country],
     ['referrer', visit.referrer],
     ['browser', visit.browser],
     ['os', visit.os],
   ];
+  if (visit.variant) labels.push(['variant', visit.variant]);
+  return labels;
 }
 
 /**

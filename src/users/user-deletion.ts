@@ -13,6 +13,7 @@ import { linkCacheFor } from '../links/link-cache';
 import { Link, type LinkRecord } from '../links/link.model';
 import { cacheKeysOf, deleteLink, type LinkInvalidator } from '../links/links.service';
 import { Overlay } from '../overlays/overlay.model';
+import { OverlayResponse } from '../overlays/overlay-response.model';
 import { Pixel } from '../pixels/pixel.model';
 import { QrCode } from '../qr-codes/qr-code.model';
 import { deleteQr, qrServiceContext, type QrServiceContext } from '../qr-codes/qr-codes.service';
@@ -143,6 +144,8 @@ export async function cleanUpUser(userId: number, ctx: UserDeletionContext): Pro
     Campaign.deleteMany({ userId }),
     Pixel.deleteMany({ userId }),
     Overlay.deleteMany({ userId }),
+    // Visitors' names, emails and messages go with the account they were sent to.
+    OverlayResponse.deleteMany({ userId }),
     SplashPage.deleteMany({ userId }),
     ctx.redis.del(`${ctx.keys.rateLimit()}${userRateLimitKey(userId)}`, ...rotators),
   ]);

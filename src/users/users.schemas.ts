@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { dateTimeInput } from '../shared/http/date-input';
+import { pageQuerySchema } from '../shared/http/pagination';
 import { PLAN_NAME_PATTERN } from '../plans/plans.config';
 
 /** The rules the CLI and the admin API share for a new user's fields. */
@@ -42,5 +43,5 @@ export const userListQuerySchema = Joi.object<UserListQuery>({
   filter: Joi.string().trim().lowercase().max(32),
   // GemPixel answers every user in one array; pages exist only so a huge instance stays usable.
   limit: Joi.number().integer().min(1).max(1000).default(1000),
-  page: Joi.number().integer().min(1).max(1_000_000).default(1),
+  page: pageQuerySchema.extract('page'),
 });

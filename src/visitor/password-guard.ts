@@ -18,6 +18,8 @@ export const DEFAULT_PASSWORD_LIMITS: PasswordGuardLimits = {
 /**
  * Check and count in one step, so parallel guesses cannot all pass the check before any is
  * counted: KEYS = client counter, link counter; ARGV = per-client cap, per-link cap, window.
+ * Past the per-link cap each client keeps one try per window instead of none: a guessing crowd
+ * must not lock out the visitor who knows the password (issue 29, L7).
  * Returns 0 when the attempt may go ahead (and is now counted), else the seconds to wait.
  */
 const TAKE_ATTEMPT = `
@@ -25,7 +27,7 @@ local client = tonumber(redis.call('GET', KEYS[1]) or '0')
 local all = tonumber(redis.call('GET', KEYS[2]) or '0')
 local blocking = nil
 if client >= tonumber(ARGV[1]) then blocking = KEYS[1]
-elseif all >= tonumber(ARGV[2]) then blocking = KEYS[2] end
+elseif all >= tonumber(ARGV[2]) and client >= 1 then blocking = KEYS[2] end
 if blocking then
   local ttl = redis.call('TTL', blocking)
   if ttl > 0 then return ttl end

@@ -17,11 +17,10 @@ import { ClickLimits } from './click-limit';
 import {
   ALIAS_SHAPE,
   decideRedirect,
-  destinationOf,
+  chooseDestination,
   loadLinkTarget,
   storedClicksOf,
 } from './redirect';
-import { factsOf } from './rules/visitor-facts';
 import { sendLinkGone, sendPasswordForm, sendTooManyAttempts } from '../visitor/redirect.pages';
 import { visitorResponder, wantsPreview } from './visitor.public';
 import { clientKey } from '../shared/http/client-key';
@@ -118,14 +117,11 @@ export function redirectRouter(deps: AppDeps): Router {
 
   function visit(req: Request, res: Response, target: LinkTarget): void {
     if (target.behaviour) return visitorPage(req, res, target);
+    const destination = chooseDestination(req, res, target, deps.config.countryHeader);
     // HEAD is what link unfurlers and monitors send: not a visit.
-    if (req.method !== 'HEAD') deps.visits.record({ kind: 'link', id: target.id }, req);
-    res.statusCode = 302;
-    const now = Date.now();
-    found(
-      res,
-      destinationOf(target, () => factsOf(req, deps.config.countryHeader, now)),
-    );
+    if (req.method !== 'HEAD')
+      deps.visits.record({ kind: 'link', id: target.id, variant: destination.variant }, req);
+    found(res, destination.url);
   }
 
   function answer(req: Request, res: Response, target: LinkTarget | null): void | Promise<void> {

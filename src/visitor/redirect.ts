@@ -7,7 +7,9 @@ import { isBeingDeleted } from '../users/user-deletion.model';
 import type { Visits } from '../visits/visit-recorder';
 import { compileRules, pickRule } from './rules/rules';
 import type { RuleInput } from './rules/rules.schemas';
-import type { VisitorFacts } from './rules/visitor-facts';
+import { factsOf, type VisitorFacts } from './rules/visitor-facts';
+import { variantFor, variantTag, type CachedVariant } from './variants';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** Custom aliases are 3-64 of these characters and generated ones 7: nothing else is looked up. */
 export const ALIAS_SHAPE = /^[A-Za-z0-9_-]{3,64}$/;
@@ -101,6 +103,18 @@ function rulesOf(link: LinkRecord) {
   );
 }
 
+function variantsOf(link: LinkRecord): CachedVariant[] | null {
+  const variants = link.variants ?? [];
+  if (!variants.length) return null;
+  const params = linkParameters(link);
+  return variants.map((v) => ({
+    url: headerSafe(withParameters(v.url ?? '', params)),
+    label: v.url ?? '',
+    weight: v.weight ?? 0,
+    tag: variantTag(v.url ?? ''),
+  }));
+}
+
 /** The link's URL carries its `parameters` already, so a direct link with them stays a bare 302. */
 export function toLinkTarget(link: LinkRecord | null): LinkTarget | null {
   if (!link) return null;
@@ -112,6 +126,7 @@ export function toLinkTarget(link: LinkRecord | null): LinkTarget | null {
     direct: isDirectRedirect(link),
     rules: rulesOf(link),
     limit: null,
+    variants: variantsOf(link),
     expiredUrl: link.expiredUrl ? headerSafe(link.expiredUrl) : null,
   };
 }
@@ -119,6 +134,30 @@ export function toLinkTarget(link: LinkRecord | null): LinkTarget | null {
 /** Where this visitor goes: the first matching rule's destination, else the link's URL. */
 export function destinationOf(target: LinkTarget, visitor: () => VisitorFacts): string {
   return target.rules ? (pickRule(target.rules, visitor()) ?? target.url) : target.url;
+}
+
+/** A visitor's destination and, when an A/B variant chose it, that variant's label. */
+export interface Destination {
+  url: string;
+  variant?: string;
+}
+
+/**
+ * Rules first; when none matches, the link's A/B variant for this visitor (kept by a cookie);
+ * else the link's URL.
+ */
+export function chooseDestination(
+  req: IncomingMessage & { ip?: string | undefined; url: string },
+  res: ServerResponse,
+  target: LinkTarget,
+  countryHeader: string | undefined,
+): Destination {
+  const now = Date.now();
+  const ruled = target.rules ? pickRule(target.rules, factsOf(req, countryHeader, now)) : null;
+  if (ruled !== null) return { url: ruled };
+  if (!target.variants) return { url: target.url };
+  const variant = variantFor(req, res, target.id, target.variants);
+  return { url: variant.url, variant: variant.label };
 }
 
 /** The stored clicks of a link (the visits module's count). */

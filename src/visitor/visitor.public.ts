@@ -5,8 +5,7 @@ import { issueContactToken } from '../overlays/contact-token';
 import { brandedDomainOf } from '../shared/http/public-context';
 import type { VisitorBehaviour } from '../links/link-behaviour.service';
 import type { LinkTarget } from '../links/link-cache';
-import { destinationOf } from './redirect';
-import { factsOf } from './rules/visitor-facts';
+import { chooseDestination } from './redirect';
 import {
   framePage,
   pixelPage,
@@ -74,9 +73,10 @@ export function visitorResponder(deps: AppDeps) {
       );
       return sendVisitorPage(res, preview);
     }
-    const now = Date.now();
-    const destination = destinationOf(target, () => factsOf(req, countryHeader, now));
-    if (req.method !== 'HEAD') deps.visits.record({ kind: 'link', id: target.id }, req);
+    const chosen = chooseDestination(req, res, target, countryHeader);
+    const destination = chosen.url;
+    if (req.method !== 'HEAD')
+      deps.visits.record({ kind: 'link', id: target.id, variant: chosen.variant }, req);
     const { pixels } = behaviour;
     const overlay = behaviour.type === 'overlay' ? behaviour.overlay : null;
     if (overlay?.type === 'contact') {

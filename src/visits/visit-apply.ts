@@ -11,6 +11,7 @@ import {
   type BucketDoc,
 } from './visit-buckets';
 import { describeVisit } from './visit-describe';
+import { copyClickTotalsToLinks } from '../stats/link-clicks';
 import { writeHourlyUniques } from '../stats/stats-rollup';
 import { ROLLUPS, type RollupIncrement } from './visit-rollups';
 import { uniqueVisitorsKey } from './visit-stream';
@@ -207,6 +208,7 @@ export async function applyVisits(
       .sort((a, b) => a.batch.seq - b.batch.seq);
     for (const bucket of replays) await countBuckets([bucket], bucket.batch, faults);
     if (fresh.length) await countBuckets(fresh, batchId, faults);
+    await copyClickTotalsToLinks([...replays, ...fresh]);
     await faults?.afterCount?.();
     await addUniques([...replays, ...fresh], redis, keys);
     await writeHourlyUniques([...replays, ...fresh], redis, keys);

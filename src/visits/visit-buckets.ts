@@ -23,6 +23,7 @@ export interface BucketVisit {
   os: string;
   social: string | null;
   bot: boolean;
+  variant?: string;
 }
 
 /** The stored shape of a bucket (see visit.model.ts), written with the driver. */
@@ -76,6 +77,7 @@ export function toBuckets(
         os: visit.os,
         social: visit.social,
         bot: visit.bot,
+        ...(visit.variant ? { variant: visit.variant } : {}),
       })),
     };
   });

@@ -6,7 +6,7 @@ import type { RedisKeys } from '../shared/infra/redis-keys';
 import { hashVisitor, resolveCountry } from './visit-capture';
 import { encodeVisit, visitStreamKey } from './visit-stream';
 import { VisitSpool, type VisitSpoolOptions, type VisitSpoolStats } from './visit-spool';
-import { deleteVisits, getClickCounts, getStatistics } from './visits.service';
+import { deleteVisits, getClickCounts, getStatistics, getVariantClicks } from './visits.service';
 import type { CapturedVisit, Statistics, VisitKind, VisitTarget } from './visits.types';
 
 export interface VisitRecorder {
@@ -18,6 +18,8 @@ export interface VisitRecorder {
 export interface Visits extends VisitRecorder {
   getStatistics(target: VisitTarget): Promise<Statistics>;
   getClickCounts(kind: VisitKind, ids: number[]): Promise<Map<number, number>>;
+  /** People's clicks per A/B variant URL of a link. */
+  getVariantClicks(target: VisitTarget): Promise<Map<string, number>>;
   deleteVisits(target: VisitTarget): Promise<void>;
   /** The deployment's keyed hash of a client address, for anything that must tell clients apart. */
   hashAddress(ip: string): string;
@@ -83,6 +85,7 @@ export function captureVisit(
     ),
     userAgent,
     referrer: header(req, 'referer'),
+    ...(target.variant ? { variant: target.variant } : {}),
   };
 }
 
@@ -117,6 +120,7 @@ export function createVisits(options: VisitRecorderOptions): Visits {
     },
     getStatistics: (target) => getStatistics(target, redis, keys),
     getClickCounts: (kind, ids) => getClickCounts(kind, ids),
+    getVariantClicks: (target) => getVariantClicks(target),
     deleteVisits: (target) => deleteVisits(target, redis, keys),
     hashAddress: (ip) => hashVisitor(salt, ip, ''),
     spoolStats: () => spool.stats(),

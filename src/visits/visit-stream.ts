@@ -28,6 +28,7 @@ export function encodeVisit(v: CapturedVisit): string[] {
     v.userAgent,
     'r',
     v.referrer,
+    ...(v.variant ? ['a', v.variant] : []),
   ];
 }
 
@@ -39,6 +40,7 @@ export function decodeVisit(fields: string[]): CapturedVisit | null {
   let country = 'Unknown';
   let userAgent = '';
   let referrer = '';
+  let variant: string | undefined;
   // A field named twice keeps its last value.
   for (let i = 0; i + 1 < fields.length; i += 2) {
     const value = fields[i + 1] as string;
@@ -64,9 +66,14 @@ export function decodeVisit(fields: string[]): CapturedVisit | null {
       case 'r':
         referrer = value;
         break;
+      case 'a':
+        variant = value;
+        break;
     }
   }
   if ((kind !== 'link' && kind !== 'qr') || !Number.isSafeInteger(targetId) || !Number.isFinite(at))
     return null;
-  return { kind, targetId, at, visitor, country, userAgent, referrer };
+  const visit: CapturedVisit = { kind, targetId, at, visitor, country, userAgent, referrer };
+  if (variant) visit.variant = variant;
+  return visit;
 }

@@ -12,6 +12,8 @@ const storedVisitSchema = new Schema(
     os: { type: String, required: true },
     social: { type: String, default: null },
     bot: { type: Boolean, required: true },
+    /** The A/B variant's URL, for links with variants. */
+    variant: { type: String },
   },
   { _id: false },
 );
@@ -38,6 +40,8 @@ const visitBucketSchema = new Schema(
 );
 visitBucketSchema.index({ kind: 1, targetId: 1, from: -1 });
 visitBucketSchema.index({ entryIds: 1 });
+// The retention sweep's filter and sort (visit-retention.ts).
+visitBucketSchema.index({ to: 1 });
 
 /** Running totals of one link or QR code (`_id` = `kind:id`), updated with `$inc`. */
 const visitTotalSchema = new Schema(

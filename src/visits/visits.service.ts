@@ -4,7 +4,6 @@ import { deleteRollups } from '../stats/stats-rollup';
 import { VisitBucket, VisitCount, VisitTotal, type StoredVisit } from './visit.model';
 import { uniqueVisitorsKey } from './visit-stream';
 import {
-  DIMENSIONS,
   targetKey,
   type Dimension,
   type Statistics,
@@ -35,7 +34,7 @@ export async function getStatistics(
   const [total, uniques, ...tops] = await Promise.all([
     VisitTotal.findOne({ _id: key }).lean(),
     redis.pfcount(uniqueVisitorsKey(keys, key)),
-    ...DIMENSIONS.map((dim) => top(key, dim)),
+    ...(['country', 'referrer', 'browser', 'os'] as const).map((dim) => top(key, dim)),
   ]);
   const [topCountries = {}, topReferrers = {}, topBrowsers = {}, topOs = {}] = tops;
   const clicks = total?.clicks ?? 0;
@@ -53,6 +52,12 @@ export async function getStatistics(
       linkedin: total?.linkedin ?? 0,
     },
   };
+}
+
+/** Clicks per A/B variant of a link (by the variant's URL), people only. */
+export async function getVariantClicks(target: VisitTarget): Promise<Map<string, number>> {
+  const rows = await VisitCount.find({ target: targetKey(target), dim: 'variant' }).lean();
+  return new Map(rows.map((r) => [r.label, r.count]));
 }
 
 /** Click (or scan) totals of several links or QR codes at once, for list pages. */

@@ -6,6 +6,8 @@ export type VisitKind = 'link' | 'qr';
 export interface VisitTarget {
   kind: VisitKind;
   id: number;
+  /** For `record`: the A/B variant (its URL) the visitor was sent to. */
+  variant?: string;
 }
 
 export const SOCIAL_NETWORKS = ['facebook', 'twitter', 'linkedin'] as const;
@@ -31,6 +33,8 @@ export interface CapturedVisit {
   country: string;
   userAgent: string;
   referrer: string;
+  /** The A/B variant the visitor was sent to (its URL as configured), or absent. */
+  variant?: string;
 }
 
 /** A captured visit with what the drainer derives from it off the response path. */
@@ -42,7 +46,7 @@ export interface DescribedVisit extends CapturedVisit {
   bot: boolean;
 }
 
-export const DIMENSIONS = ['country', 'referrer', 'browser', 'os'] as const;
+export const DIMENSIONS = ['country', 'referrer', 'browser', 'os', 'variant'] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
 
 export const targetKey = (t: { kind: VisitKind; id: number }) => `${t.kind}:${t.id}`;

@@ -34,6 +34,8 @@ const webhookSchema = new Schema(
 webhookSchema.index({ userId: 1, id: -1 });
 webhookSchema.index({ userId: 1, events: 1 });
 webhookSchema.index({ secretKeyId: 1 });
+// "Does anyone subscribe to this event?" (webhook-subscribers.ts), across users.
+webhookSchema.index({ events: 1, disabledAt: 1 });
 
 /** One delivery attempt, kept for the owner to inspect (`webhook/:id/deliveries`). */
 const deliverySchema = new Schema(

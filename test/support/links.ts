@@ -78,6 +78,7 @@ export const DIRECT_LINK_FIELDS = {
   devicetarget: [],
   languagetarget: [],
   rules: [],
+  variants: [],
   maxclicks: null,
   expiredurl: null,
   parameters: [],

@@ -30,7 +30,7 @@ export const mochaHooks = {
       engine = await startEmbeddedMongo();
       state.mongoUri = engine.uri;
     }
-    await connectMongo(state.mongoUri, testDbName);
+    await connectMongo(state.mongoUri, testDbName, { monitorCommands: true });
     await ensureIndexes();
   },
   async afterAll(this: Mocha.Context) {

@@ -22,6 +22,7 @@ const specialPurpose: Array<[range: string, samples: string[]]> = [
     'IPv6 IPv4-mapped of a forbidden IPv4',
     ['::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1'],
   ],
+  ['IPv6 IPv4-compatible (::/96, issue 29 L8)', ['::8.8.8.8', '::1.1.1.1', '::a00:1', '::2']],
   ['IPv6 IPv4-translated (RFC 6145)', ['::ffff:0:127.0.0.1', '::ffff:0:808:808']],
   ['IPv6 NAT64 well-known and local prefixes', ['64:ff9b::7f00:1', '64:ff9b:1::1']],
   ['IPv6 discard', ['100::1']],

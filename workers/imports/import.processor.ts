@@ -19,8 +19,9 @@ import { AppError } from '../../src/shared/errors/app-error';
 import type { Logger } from '../../src/shared/infra/logger';
 import { User } from '../../src/users/user.model';
 import type { SourceHttpOptions } from './source-http';
+import { importRecords, resolveLinkRefs } from './portable-records';
 import { adapterFor } from './sources';
-import type { LinkItem, SourceContext, SourceItem } from './sources/source';
+import type { LinkItem, RecordItem, SourceContext, SourceItem } from './sources/source';
 
 export interface ImportDeps {
   cache: LinkInvalidator;
@@ -68,7 +69,8 @@ export function uploadedFile(importId: number): Readable {
 }
 
 function draftOf(item: LinkItem, domains: Map<string, number>, rename: boolean): LinkDraft {
-  const domainId = (item.domain && domains.get(item.domain.toLowerCase())) || DEFAULT_DOMAIN_ID;
+  const domainId =
+    item.domainId ?? ((item.domain && domains.get(item.domain.toLowerCase())) || DEFAULT_DOMAIN_ID);
   return {
     domainId,
     alias: item.alias ? { custom: item.alias, renameIfTaken: rename } : {},
@@ -108,7 +110,17 @@ async function importBatch(
   const { deps, report } = ctx;
   report.total += batch.length;
   const links: LinkItem[] = [];
+  const records = batch.flatMap((item) => (item.kind === 'record' ? [item] : []));
+  // Assignments name links: they go after the links of the same batch, the others before.
+  const isAssignment = (r: RecordItem) => r.type === 'channelItem';
+  await importRecords(
+    job.userId,
+    origin,
+    records.filter((r) => !isAssignment(r)),
+    report,
+  );
   for (const item of batch) {
+    if (item.kind === 'record') continue;
     if (item.kind === 'bad') {
       report.failed += 1;
       report.note(item.item, item.message);
@@ -125,6 +137,7 @@ async function importBatch(
   }).lean();
   const done = new Set(seen.map((s) => s.sourceId));
   const fresh = links.filter((l) => !done.has(l.sourceId));
+  await resolveLinkRefs(job.userId, origin, fresh);
   report.skipped += links.length - fresh.length;
   const room = await planRoom(deps.plans, ctx.user, 'maxLinks', (userId) =>
     Link.countDocuments({ userId }),
@@ -165,6 +178,7 @@ async function importBatch(
     for (const note of item.notes ?? []) report.note(item.sourceId, note);
   });
   if (rows.length) await ImportedItem.insertMany(rows);
+  await importRecords(job.userId, origin, records.filter(isAssignment), report);
   if (allowed.length < fresh.length) {
     report.failed += fresh.length - allowed.length;
     report.note(

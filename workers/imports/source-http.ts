@@ -120,3 +120,41 @@ export async function getJson(
     await sleep(wait);
   }
 }
+
+/**
+ * A GET whose body is read as a stream (a linkqr export), under the same policy; a 429 or 5xx
+ * before the body starts is retried as `getJson` does.
+ */
+export async function getStream(
+  url: URL,
+  headers: Record<string, string>,
+  opts: SourceHttpOptions,
+): Promise<http.IncomingMessage> {
+  const maxRetries = opts.maxRetries ?? 5;
+  const base = opts.retryBaseMs ?? 500;
+  for (let attempt = 0; ; attempt += 1) {
+    const addresses = await resolveWebhookTarget(url, opts.policy);
+    const transport = url.protocol === 'https:' ? https : http;
+    const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
+      transport
+        .get(url, { lookup: pinnedLookup(addresses), headers: { ...headers } }, resolve)
+        .on('error', reject);
+    });
+    const status = res.statusCode ?? 0;
+    if (status >= 200 && status < 300) return res;
+    res.resume();
+    if (!(status === 429 || status >= 500) || attempt >= maxRetries) {
+      const hint = status === 401 || status === 403 ? ' (is the key right?)' : '';
+      throw new SourceError(`${url.pathname} answered HTTP ${status}${hint}`);
+    }
+    const header = res.headers['retry-after'];
+    await sleep(
+      status === 429
+        ? Math.min(
+            retryAfterMs(Array.isArray(header) ? header[0] : header),
+            opts.maxWaitMs ?? 120_000,
+          )
+        : base * 2 ** attempt,
+    );
+  }
+}

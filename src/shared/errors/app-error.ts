@@ -48,5 +48,10 @@ export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new AppError(429, 'rate_limited', message, {
     headers: { 'Retry-After': String(Math.max(0, retryAfterSeconds)) },
   });
+/** Seconds a client waits before retrying a 503 (an election takes about as long). */
+export const UNAVAILABLE_RETRY_AFTER_S = 5;
 export const serviceUnavailable = (message: string, cause?: unknown) =>
-  new AppError(503, 'unavailable', message, { cause });
+  new AppError(503, 'unavailable', message, {
+    cause,
+    headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) },
+  });

@@ -5,7 +5,7 @@ import { TOO_DEEP_MESSAGE } from '../http/json-body';
 import { escapeHtml, sendPage } from '../http/pages';
 import { AppError, notFound, serviceUnavailable } from './app-error';
 import type { ErrorCode } from './error-codes';
-import { isInfrastructureUnavailable } from './infra-errors';
+import { isInfrastructureUnavailable, isMongoFailover } from './infra-errors';
 import { isDuplicateKeyError } from '../db/duplicate-key';
 import { joiField } from '../http/validate';
 import { isMongoError, mongoHealth, UNAVAILABLE_MESSAGE } from '../infra/dependencies';
@@ -58,7 +58,8 @@ export function toAppError(err: unknown): AppError {
     return new AppError(409, 'conflict', field ? `${field} is already taken` : 'Already exists');
   }
   if (isInfrastructureUnavailable(err)) {
-    if (isMongoError(err)) mongoHealth.markDown();
+    // An election ends by itself within seconds: the next request tries again.
+    if (isMongoError(err) && !isMongoFailover(err)) mongoHealth.markDown();
     return serviceUnavailable(UNAVAILABLE_MESSAGE, err);
   }
   return new AppError(500, 'internal', 'Internal server error', { cause: err });

@@ -2,6 +2,11 @@ import Joi from 'joi';
 
 export const DEFAULT_LIMIT = 15;
 export const MAX_LIMIT = 100;
+/**
+ * Deepest page: skip-based paging walks every record before the page, so past this a list is
+ * read with `after` (the id of the last record seen) where the route offers it.
+ */
+export const MAX_PAGE = 1000;
 
 export interface PageQuery {
   limit: number;
@@ -10,7 +15,12 @@ export interface PageQuery {
 
 export const pageQuerySchema = Joi.object<PageQuery>({
   limit: Joi.number().integer().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT),
-  page: Joi.number().integer().min(1).max(1_000_000).default(1),
+  page: Joi.number()
+    .integer()
+    .min(1)
+    .max(MAX_PAGE)
+    .default(1)
+    .messages({ 'number.max': `page must be at most ${MAX_PAGE}; list further with after` }),
 });
 
 export interface PageInfo {

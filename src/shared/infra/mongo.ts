@@ -8,9 +8,19 @@ mongoose.set('autoIndex', false);
 mongoose.set('bufferCommands', false);
 mongoose.set('strictQuery', true);
 
-export async function connectMongo(uri: string, dbName?: string): Promise<typeof mongoose> {
+export async function connectMongo(
+  uri: string,
+  dbName?: string,
+  options: { monitorCommands?: boolean } = {},
+): Promise<typeof mongoose> {
   return mongoose.connect(uri, {
     dbName,
+    // Command events: the query-plan test reads every query a request sends (test/support).
+    monitorCommands: options.monitorCommands ?? false,
+    // A replica-set election is then retried once by the driver, whatever the URI says; what
+    // still fails answers 503 with Retry-After (shared/errors/infra-errors.ts).
+    retryReads: true,
+    retryWrites: true,
     serverSelectionTimeoutMS: 3000,
     // Also the driver's heartbeat timeout: a monitor check that times out drops the server and
     // interrupts every operation in flight. At 3 s a saturated engine sharing one core with the

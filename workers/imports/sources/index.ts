@@ -3,6 +3,7 @@ import { bitlySource } from './bitly';
 import { csvSource } from './csv';
 import { gempixelSource } from './gempixel';
 import { kuttSource } from './kutt';
+import { linkqrSource } from './linkqr';
 import { shlinkSource } from './shlink';
 import type { SourceAdapter, SourceContext } from './source';
 
@@ -12,6 +13,7 @@ const adapters: Partial<Record<ImportSource, (ctx: SourceContext) => SourceAdapt
   shlink: shlinkSource,
   kutt: kuttSource,
   bitly: bitlySource,
+  linkqr: linkqrSource,
 };
 
 export function adapterFor(source: ImportSource | string, ctx: SourceContext): SourceAdapter {

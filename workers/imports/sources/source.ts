@@ -10,14 +10,36 @@ export interface LinkItem {
   alias?: string;
   /** The host the source served it on; kept when the user has that branded domain here. */
   domain?: string;
+  /** The branded domain it goes on, when the source named one already imported. */
+  domainId?: number;
   title?: string;
   description?: string;
   expiry?: Date | null;
   createdAt?: Date;
   /** Further fields of the link document (behaviour of a GemPixel or linkqr link), as stored. */
   fields?: Record<string, unknown>;
+  /** Fields holding ids of the same source's other records, resolved to what they became here. */
+  refs?: Partial<Record<LinkRef, string | string[]>>;
   /** What could not be carried over (a password that cannot be read back), for the report. */
   notes?: string[];
+}
+
+/** The references a link may hold, by field, and the kind of record each names. */
+export const LINK_REFS = {
+  domainId: 'domain',
+  campaignId: 'campaign',
+  splashId: 'splash',
+  overlayId: 'overlay',
+  pixelIds: 'pixel',
+} as const;
+export type LinkRef = keyof typeof LINK_REFS;
+
+/** Another kind of record of a linkqr export (pixels, campaigns...), stored much as it came. */
+export interface RecordItem {
+  kind: 'record';
+  type: string;
+  sourceId: string;
+  data: Record<string, unknown>;
 }
 
 /** A record the source holds but that cannot become a link (reported as failed). */
@@ -27,7 +49,7 @@ export interface BadItem {
   message: string;
 }
 
-export type SourceItem = LinkItem | BadItem;
+export type SourceItem = LinkItem | BadItem | RecordItem;
 
 export interface SourceContext {
   /** The instance's base URL, without a trailing slash; null for an upload. */

@@ -1,0 +1,223 @@
+import { expect } from 'chai';
+import { Campaign } from '../src/campaigns/campaign.model';
+import { Channel, ChannelItem } from '../src/channels/channel.model';
+import { BrandedDomain } from '../src/domains/domain.model';
+import { AliasReservation } from '../src/links/alias.model';
+import { Link, type LinkRecord } from '../src/links/link.model';
+import { Overlay } from '../src/overlays/overlay.model';
+import { Pixel } from '../src/pixels/pixel.model';
+import { SplashPage } from '../src/splash/splash-page.model';
+import { startTestApp, type TestApp } from './support/app-harness';
+import { addOverlay, addPixel, addSplash, FB_TAG } from './support/behaviour';
+import { assignToCampaign, createCampaign } from './support/campaigns';
+import { assignToChannel, createChannel } from './support/channels';
+import { requestWithHost, uniqueDomain } from './support/domains';
+import { client } from './support/http';
+import { finishedImport, startTestImportWorker, uploadImport } from './support/imports';
+import { createLink, visit } from './support/links';
+import { createTestUser, uniqueName } from './support/users';
+
+interface Line {
+  type?: string;
+  data?: Record<string, unknown>;
+  format?: string;
+  version?: number;
+}
+
+/** A record without the fields that differ between owners by design (ids and owner). */
+function comparable(doc: Record<string, unknown>, ...drop: string[]) {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(doc))
+    if (!['_id', 'id', 'userId', ...drop].includes(k)) out[k] = v;
+  return out;
+}
+
+describe('portable export: GET /api/export, then source linkqr', function () {
+  this.timeout(60_000);
+  let app: TestApp;
+  let worker: { close(): Promise<void> };
+  before(async () => {
+    app = await startTestApp({ IMPORT_ALLOW_PRIVATE: 'true', WEBHOOK_ALLOW_PRIVATE: 'true' });
+    worker = startTestImportWorker(app);
+  });
+  after(async () => {
+    await worker.close();
+    await app.close();
+  });
+
+  it('exports every kind of record and imports them for a new user with references and redirects kept', async () => {
+    const { apiKey, user } = await createTestUser();
+    const api = client(app.url, apiKey);
+    const domainUrl = uniqueDomain();
+    const domainRes = await api.post<{ id: number }>('/api/domain/add', { domain: domainUrl });
+    expect(domainRes.status, domainRes.text).to.equal(200);
+    const pixel = await addPixel(app, apiKey, { type: 'fbpixel', tag: FB_TAG });
+    const splash = await addSplash(app, apiKey, { title: 'Wait', link: 'https://example.com/ad' });
+    const overlay = await addOverlay(app, apiKey, { message: 'Hello' });
+    const campaign = await createCampaign(app, apiKey, { name: 'Spring', slug: uniqueName('sl') });
+    const channel = await createChannel(app, apiKey, { name: 'Print' });
+    const stem = uniqueName('rt');
+    const plain = await createLink(app, apiKey, {
+      url: 'https://example.com/plain',
+      custom: `${stem}-p`,
+    });
+    const rich = await createLink(app, apiKey, {
+      url: 'https://example.com/rich',
+      custom: `${stem}-r`,
+      title: 'Rich',
+      type: 'splash',
+      splash,
+      pixels: [pixel],
+      geotarget: [{ location: 'Germany', link: 'https://example.de/' }],
+    });
+    const framed = await createLink(app, apiKey, {
+      url: 'https://example.com/overlay',
+      type: `overlay-${overlay}`,
+    });
+    const branded = await createLink(app, apiKey, {
+      url: 'https://example.com/branded',
+      custom: `${stem}-b`,
+      domain: domainUrl,
+    });
+    await assignToCampaign(app, apiKey, campaign.id, plain.id);
+    await assignToChannel(app, apiKey, channel.id, 'links', rich.id);
+    const hook = await api.post('/api/webhook/add', {
+      url: 'http://127.0.0.1:9/in',
+      events: ['link.created'],
+    });
+    expect(hook.status, hook.text).to.equal(200);
+
+    const res = await fetch(`${app.url}/api/export`, {
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('content-type')).to.equal('application/x-ndjson; charset=utf-8');
+    expect(res.headers.get('linkqr-export-version')).to.equal('1');
+    const text = await res.text();
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Line);
+    expect(lines[0]).to.include({
+      format: 'linkqr-export',
+      version: 1,
+      source: 'http://linkqr.test',
+    });
+    const types = lines.slice(1).map((l) => l.type);
+    expect(types).to.deep.equal([
+      'domain',
+      'pixel',
+      'splash',
+      'overlay',
+      'campaign',
+      'channel',
+      'link',
+      'link',
+      'link',
+      'link',
+      'channelItem',
+      'webhook',
+    ]);
+    const webhook = lines.find((l) => l.type === 'webhook')?.data ?? {};
+    expect(webhook).to.not.have.any.keys('secret', 'secretKeyId', 'userId');
+    expect(text).to.not.include('"userId"');
+
+    // What redirects where before; then the source's records leave, as on a fresh database.
+    const aliases = [plain, rich, framed].map((l) => l.alias);
+    const before = await Promise.all(aliases.map((a) => visit(app, `/${a}`)));
+    const host = new URL(domainUrl).host;
+    const brandedBefore = await requestWithHost(app.url, `/${branded.alias}`, host);
+    expect(brandedBefore.location).to.equal('https://example.com/branded');
+    const original = {
+      links: await Link.find({ userId: user.id }).sort({ id: 1 }).lean<LinkRecord[]>(),
+      pixel: await Pixel.findOne({ id: pixel }).lean(),
+      splash: await SplashPage.findOne({ id: splash }).lean(),
+      overlay: await Overlay.findOne({ id: overlay }).lean(),
+      campaign: await Campaign.findOne({ id: campaign.id }).lean(),
+    };
+    for (const model of [
+      Link,
+      BrandedDomain,
+      Pixel,
+      SplashPage,
+      Overlay,
+      Campaign,
+      Channel,
+      ChannelItem,
+    ])
+      await (model as typeof Link).deleteMany({ userId: user.id });
+    await AliasReservation.deleteMany({ alias: { $in: [...aliases, branded.alias] } });
+
+    const newcomer = await createTestUser();
+    const started = await uploadImport(app, newcomer.apiKey, text, { source: 'linkqr' });
+    expect(started.status, started.text).to.equal(200);
+    const report = await finishedImport(app, newcomer.apiKey, started.body.id);
+    expect(report, JSON.stringify(report.errors)).to.deep.include({
+      status: 'done',
+      total: 12,
+      imported: 11,
+      skipped: 1,
+      failed: 0,
+    });
+    expect(report.errors).to.deep.equal([
+      {
+        item: `webhook ${String(webhook.id)}`,
+        message: 'webhooks are not imported: add them again, each gets a new signing secret',
+      },
+    ]);
+
+    const userId = newcomer.user.id;
+    const links = await Link.find({ userId }).sort({ id: 1 }).lean<LinkRecord[]>();
+    const [newPixel, newSplash, newOverlay, newCampaign, newChannel, newDomain] = await Promise.all(
+      [
+        Pixel.findOne({ userId }).lean(),
+        SplashPage.findOne({ userId }).lean(),
+        Overlay.findOne({ userId }).lean(),
+        Campaign.findOne({ userId }).lean(),
+        Channel.findOne({ userId }).lean(),
+        BrandedDomain.findOne({ userId }).lean(),
+      ],
+    );
+    expect(comparable(newPixel ?? {})).to.deep.equal(comparable(original.pixel ?? {}));
+    expect(comparable(newSplash ?? {})).to.deep.equal(comparable(original.splash ?? {}));
+    expect(comparable(newOverlay ?? {})).to.deep.equal(comparable(original.overlay ?? {}));
+    expect(comparable(newCampaign ?? {})).to.deep.equal(comparable(original.campaign ?? {}));
+    expect(newDomain?.host).to.equal(host);
+    const refs = ['domainId', 'campaignId', 'splashId', 'overlayId', 'pixelIds'];
+    expect(links.map((l) => comparable(l, ...refs))).to.deep.equal(
+      original.links.map((l) => comparable(l, ...refs)),
+    );
+    const byAlias = new Map(links.map((l) => [l.alias, l]));
+    expect(byAlias.get(rich.alias)).to.deep.include({
+      splashId: newSplash?.id,
+      pixelIds: [newPixel?.id],
+    });
+    expect(byAlias.get(plain.alias)?.campaignId).to.equal(newCampaign?.id);
+    expect(byAlias.get(framed.alias)?.overlayId).to.equal(newOverlay?.id);
+    expect(byAlias.get(branded.alias)?.domainId).to.equal(newDomain?.id);
+    const assigned = await ChannelItem.find({ userId }).lean();
+    expect(assigned.map((a) => [a.channelId, a.type, a.itemId])).to.deep.equal([
+      [newChannel?.id, 'links', byAlias.get(rich.alias)?.id],
+    ]);
+
+    const after = await Promise.all(aliases.map((a) => visit(app, `/${a}`)));
+    expect(after.map((r) => [r.status, r.headers.get('location')])).to.deep.equal(
+      before.map((r) => [r.status, r.headers.get('location')]),
+    );
+    expect((await requestWithHost(app.url, `/${branded.alias}`, host)).location).to.equal(
+      'https://example.com/branded',
+    );
+
+    const again = await uploadImport(app, newcomer.apiKey, text, { source: 'linkqr' });
+    const rerun = await finishedImport(app, newcomer.apiKey, again.body.id);
+    expect(rerun).to.deep.include({ status: 'done', imported: 0, failed: 0, skipped: 12 });
+  });
+
+  it('refuses a file that is not a linkqr export, saying so', async () => {
+    const { apiKey } = await createTestUser();
+    const started = await uploadImport(app, apiKey, '{"hello":1}\n', { source: 'linkqr' });
+    const report = await finishedImport(app, apiKey, started.body.id);
+    expect(report).to.deep.include({ status: 'failed', imported: 0 });
+    expect(report.errors).to.deep.equal([{ item: '', message: 'not a linkqr export' }]);
+  });
+});
