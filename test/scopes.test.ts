@@ -3,14 +3,14 @@ import { createApp } from '../src/app';
 import { ALL_SCOPES, allows, type Scope } from '../src/auth/scopes';
 import { registeredRoutes, type RegisteredRoute } from '../src/openapi/route-walk';
 import { startTestApp, type TestApp } from './support/app-harness';
-import { request } from './support/http';
+import { request, sweepRequest } from './support/http';
 import { createTestUser } from './support/users';
 
 /** A path of the route with every parameter naming nothing, so no request changes anything. */
 const concrete = (route: RegisteredRoute) => route.path.replace(/:[A-Za-z0-9_]+/g, '987654321');
 
 const callRoute = (app: TestApp, route: RegisteredRoute, key: string) =>
-  request(app.url, concrete(route), {
+  sweepRequest(app.url, concrete(route), {
     key,
     method: route.method.toUpperCase(),
     ...(['post', 'put', 'patch'].includes(route.method) ? { body: {} } : {}),

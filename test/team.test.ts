@@ -4,7 +4,7 @@ import { registeredRoutes, type RegisteredRoute } from '../src/openapi/route-wal
 import { startTestApp, type TestApp } from './support/app-harness';
 import { createCampaign } from './support/campaigns';
 import { createChannel, insertQrCode } from './support/channels';
-import { client, request } from './support/http';
+import { client, sweepRequest } from './support/http';
 import { createLink, eventually } from './support/links';
 import { createTestUser, uniqueName, type TestUser } from './support/users';
 
@@ -215,7 +215,7 @@ describe('team members acting in an account', () => {
     }
 
     const call = (route: RegisteredRoute, headers: Record<string, string>) =>
-      request(app.url, pathOf(route), {
+      sweepRequest(app.url, pathOf(route), {
         key: member.apiKey,
         method: route.method.toUpperCase(),
         headers,
