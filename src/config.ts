@@ -2,6 +2,16 @@ import ipaddr from 'ipaddr.js';
 import Joi from 'joi';
 import { mergeRateLimits, parsePlans, PlansConfigError, type Plan } from './plans/plans.config';
 
+/** MongoDB read preferences MONGODB_READ_PREFERENCE may name (statistics and exports only). */
+export const READ_PREFERENCES = [
+  'primary',
+  'primaryPreferred',
+  'secondary',
+  'secondaryPreferred',
+  'nearest',
+] as const;
+export type ReadPreference = (typeof READ_PREFERENCES)[number];
+
 export interface Config {
   readonly env: 'development' | 'production' | 'test';
   readonly port: number;
@@ -14,6 +24,8 @@ export interface Config {
   /** Unset means: `npm start` runs a local mongod (or, failing that, the in-memory engine). */
   readonly mongodbUri: string | undefined;
   readonly mongodbDbName: string | undefined;
+  /** Where statistics and exports read on a replica set (see shared/infra/mongo.ts). */
+  readonly mongodbReadPreference: ReadPreference;
   /** The mongod a start without MONGODB_URI runs; unset: the PATH's, else a downloaded one. */
   readonly mongodBinary: string | undefined;
   readonly redisUrl: string;
@@ -52,6 +64,8 @@ export interface Config {
   readonly metricsToken: string | undefined;
   /** The worker's HTTP port for /metrics and /healthz. */
   readonly workerPort: number;
+  /** The address the worker's server listens on: loopback unless a scraper elsewhere needs it. */
+  readonly workerHost: string;
   /** Unset: raw visits are kept forever. Rollups (the time series) are never deleted. */
   readonly visitRetentionDays: number | undefined;
   /** Audit entries are deleted (by MongoDB's TTL monitor) this many days after they were written. */
@@ -88,6 +102,8 @@ export interface DashboardConfig {
   /** Signs the session cookie; unset means a random one stored once per database. */
   readonly sessionSecret: string | undefined;
   readonly sessionTtlSeconds: number;
+  /** A session ends this long after its sign-in however much it is used. */
+  readonly sessionMaxAgeSeconds: number;
   /** Failed sign-ins allowed per client address, and per account, in one window. */
   readonly signInLimitPerIp: number;
   readonly signInLimitPerAccount: number;
@@ -136,6 +152,9 @@ const schema = Joi.object({
     .empty(''),
   MONGODB_URI: Joi.string().uri({ scheme: ['mongodb', 'mongodb+srv'] }),
   MONGODB_DB: Joi.string().pattern(/^[A-Za-z0-9_-]{1,63}$/),
+  MONGODB_READ_PREFERENCE: Joi.string()
+    .valid(...READ_PREFERENCES)
+    .default('primary'),
   MONGOD_BINARY: Joi.string(),
   REDIS_URL: Joi.string()
     .uri({ scheme: ['redis', 'rediss'] })
@@ -179,6 +198,7 @@ const schema = Joi.object({
   METRICS_TOKEN: Joi.string().min(16).allow(''),
   CONTACT_DAILY_LIMIT: Joi.number().integer().min(1).max(1_000_000).empty('').default(100),
   WORKER_PORT: Joi.number().port().default(3001),
+  WORKER_HOST: Joi.string().ip().empty('').default('127.0.0.1'),
   VISIT_RETENTION_DAYS: Joi.number().integer().min(1).max(36_500).empty(''),
   AUDIT_RETENTION_DAYS: Joi.number().integer().min(1).max(36_500).empty('').default(365),
   // Clicks must reach the statistics within seconds: a linger is a fraction of one.
@@ -196,6 +216,10 @@ const schema = Joi.object({
     .integer()
     .min(60)
     .default(12 * 3600),
+  SESSION_MAX_AGE_SECONDS: Joi.number()
+    .integer()
+    .min(60)
+    .default(7 * 86_400),
   SIGNIN_LIMIT_PER_IP: Joi.number().integer().min(1).default(30),
   SIGNIN_LIMIT_PER_ACCOUNT: Joi.number().integer().min(1).default(10),
   SIGNIN_PAGE_LIMIT_PER_IP: Joi.number().integer().min(1).default(300),
@@ -274,6 +298,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     APP_URL?: string;
     MONGODB_URI?: string;
     MONGODB_DB?: string;
+    MONGODB_READ_PREFERENCE: ReadPreference;
     MONGOD_BINARY?: string;
     REDIS_URL: string;
     REDIS_PREFIX: string;
@@ -299,6 +324,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     METRICS_TOKEN?: string;
     CONTACT_DAILY_LIMIT: number;
     WORKER_PORT: number;
+    WORKER_HOST: string;
     VISIT_RETENTION_DAYS?: number;
     AUDIT_RETENTION_DAYS: number;
     VISIT_DRAIN_LINGER_MS: number;
@@ -309,6 +335,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     WEBHOOK_ATTEMPTS: number;
     SESSION_SECRET?: string;
     SESSION_TTL_SECONDS: number;
+    SESSION_MAX_AGE_SECONDS: number;
     SIGNIN_LIMIT_PER_IP: number;
     SIGNIN_LIMIT_PER_ACCOUNT: number;
     SIGNIN_PAGE_LIMIT_PER_IP: number;
@@ -331,6 +358,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appUrl: v.APP_URL === undefined ? undefined : originOnly('APP_URL', v.APP_URL),
     mongodbUri: v.MONGODB_URI,
     mongodbDbName: v.MONGODB_DB,
+    mongodbReadPreference: v.MONGODB_READ_PREFERENCE,
     mongodBinary: v.MONGOD_BINARY,
     redisUrl: v.REDIS_URL,
     redisPrefix: v.REDIS_PREFIX,
@@ -360,6 +388,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: v.METRICS_TOKEN || undefined,
     contactDailyLimit: v.CONTACT_DAILY_LIMIT,
     workerPort: v.WORKER_PORT,
+    workerHost: v.WORKER_HOST,
     visitRetentionDays: v.VISIT_RETENTION_DAYS,
     auditRetentionDays: v.AUDIT_RETENTION_DAYS,
     visitDrainLingerMs: v.VISIT_DRAIN_LINGER_MS,
@@ -371,6 +400,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dashboard: Object.freeze({
       sessionSecret: v.SESSION_SECRET,
       sessionTtlSeconds: v.SESSION_TTL_SECONDS,
+      sessionMaxAgeSeconds: v.SESSION_MAX_AGE_SECONDS,
       signInLimitPerIp: v.SIGNIN_LIMIT_PER_IP,
       signInLimitPerAccount: v.SIGNIN_LIMIT_PER_ACCOUNT,
       signInPageLimitPerIp: v.SIGNIN_PAGE_LIMIT_PER_IP,

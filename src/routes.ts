@@ -16,6 +16,7 @@ import { createImportQueue } from './imports/imports.jobs';
 import { importsRouter } from './imports/imports.routes';
 import { linksBulkRouter } from './links/links-bulk.routes';
 import { linksRouter } from './links/links.routes';
+import { appLinksRouter } from './visitor/app-links.routes';
 import { redirectRouter } from './visitor/redirect.routes';
 import { overlaysPublicRouter } from './overlays/overlays.public';
 import { overlaysRouter } from './overlays/overlays.routes';
@@ -58,6 +59,7 @@ export function publicRoutes(deps: AppDeps): Router {
   // Order matters: branded-domain host resolution first, fixed prefixes next, the
   // catch-all `/:alias` of short links last, then the visitor 404.
   site.use(domainHost(deps));
+  site.use(appLinksRouter());
   site.use(firstRunRouter(deps));
   site.use(qrPublicRouter(deps));
   site.use(campaignsPublicRouter(deps), bioPublicRouter(), overlaysPublicRouter(deps));

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { loadConfig } from './config';
 import { removeEmbeddedUri, writeEmbeddedUri } from './shared/infra/embedded-uri-file';
 import { forkExecArgv } from './shared/infra/heap-growth';
+import { connectMongo, disconnectMongo } from './shared/infra/mongo';
+import { migrate } from './cli/migrate.cli';
 import { createLogger, resolveLogFormat } from './shared/infra/logger';
 import { mongodPaths, startLocalEngine } from './shared/infra/mongo-engine/local-engine';
 import { logRuntimeSecrets } from './shared/infra/process-config';
@@ -47,6 +49,12 @@ async function start(): Promise<void> {
         : { kind: 'memory' },
     );
   }
+
+  // The migration step, here rather than in each process: the API and the worker only verify.
+  await connectMongo(env.MONGODB_URI ?? '', config.mongodbDbName);
+  const migrated = await migrate();
+  await disconnectMongo();
+  if (migrated.linksUpdated) logger.info(migrated, 'database migrated');
 
   const ext = path.extname(__filename);
   const execArgv = forkExecArgv(process.execArgv);

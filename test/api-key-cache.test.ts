@@ -97,6 +97,9 @@ describe('API keys cached across API processes', () => {
     const { apiKey } = await createTestUser();
     await account(app, apiKey);
     for (let i = 0; i < 1_200; i += 1) {
+      // A known key is one in use: touched now and then, so the cache's 10 s TTL cannot end it
+      // however slowly a busy machine serves the flood; the last 200 unknown keys come after.
+      if (i % 100 === 0 && i <= 1_000) await account(app, apiKey);
       const res = await account(app, generateApiKey());
       if (res.status !== 401) throw new Error(`unknown key answered ${res.status}`);
     }

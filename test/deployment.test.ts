@@ -11,6 +11,7 @@ const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
 
 interface ComposeService {
   image?: string;
+  profiles?: string[];
   build?: unknown;
   command?: string[];
   environment?: Record<string, string | null>;
@@ -52,7 +53,16 @@ describe('deployment files', () => {
   };
 
   it('runs api, worker, MongoDB and Redis', () => {
-    expect(Object.keys(compose.services).sort()).to.deep.equal(['api', 'mongo', 'redis', 'worker']);
+    expect(Object.keys(compose.services).sort()).to.deep.equal([
+      'api',
+      'migrate',
+      'mongo',
+      'mongo-init',
+      'mongo2',
+      'mongo3',
+      'redis',
+      'worker',
+    ]);
     expect(compose.services.api?.command).to.deep.equal([
       'node',
       '--heap-growing-percent=50',
@@ -86,10 +96,53 @@ describe('deployment files', () => {
     });
   }
 
+  it('runs MongoDB as a replica set from the first start, three members in the cluster profile (issue 22)', () => {
+    for (const name of ['mongo', 'mongo2', 'mongo3']) {
+      expect(compose.services[name]?.command, name).to.deep.equal([
+        'mongod',
+        '--replSet',
+        'rs0',
+        '--bind_ip_all',
+      ]);
+    }
+    expect(compose.services.mongo?.profiles).to.equal(undefined);
+    expect(compose.services.mongo2?.profiles).to.deep.equal(['cluster']);
+    expect(compose.services.mongo3?.profiles).to.deep.equal(['cluster']);
+    const init = compose.services['mongo-init'];
+    expect(init?.command).to.include('/scripts/mongo-replica-init.js');
+    expect(init?.volumes).to.deep.equal([
+      './scripts/mongo-replica-init.js:/scripts/mongo-replica-init.js:ro',
+    ]);
+    expect(fs.existsSync(path.join(root, 'scripts/mongo-replica-init.js'))).to.equal(true);
+    const env = containerEnv(compose.services.api?.environment ?? {}, {
+      PUBLIC_URL: 'https://go.example.test',
+    });
+    expect(new URL(env.MONGODB_URI as string).searchParams.get('replicaSet')).to.equal('rs0');
+    // Indexes are built by the migration step once the set has a primary, before the API starts.
+    expect(compose.services.migrate?.command).to.deep.equal([
+      'node',
+      'dist/src/cli/main.js',
+      'db:migrate',
+    ]);
+    expect(compose.services.migrate?.depends_on?.['mongo-init']?.condition).to.equal(
+      'service_completed_successfully',
+    );
+    expect(compose.services.api?.depends_on?.migrate?.condition).to.equal(
+      'service_completed_successfully',
+    );
+  });
+
   it('keeps MongoDB and Redis data in named volumes, with health checks', () => {
     expect(compose.services.mongo?.volumes).to.deep.equal(['mongo-data:/data/db']);
     expect(compose.services.redis?.volumes).to.deep.equal(['redis-data:/data']);
-    expect(compose.volumes).to.have.keys(['mongo-data', 'redis-data', 'logos', 'secrets']);
+    expect(compose.volumes).to.have.keys([
+      'mongo-data',
+      'mongo2-data',
+      'mongo3-data',
+      'redis-data',
+      'logos',
+      'secrets',
+    ]);
     expect(compose.services.mongo?.healthcheck).to.be.an('object');
     expect(compose.services.redis?.healthcheck).to.be.an('object');
   });

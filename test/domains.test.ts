@@ -299,7 +299,7 @@ describe('branded domains', () => {
       expect(res.status).to.equal(422);
       expect(res.body).to.deep.include({
         error: 1,
-        message: 'redirectroot or redirect404 is required',
+        message: 'redirectroot, redirect404, appleAppSiteAssociation or assetLinks is required',
       });
     });
 

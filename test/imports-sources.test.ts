@@ -1,6 +1,10 @@
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
+import { Campaign } from '../src/campaigns/campaign.model';
+import { Channel, ChannelItem } from '../src/channels/channel.model';
 import { ImportJob } from '../src/imports/import.model';
+import { Pixel } from '../src/pixels/pixel.model';
+import { SplashPage } from '../src/splash/splash-page.model';
 import { sealKey, unsealKey } from '../src/imports/imports.jobs';
 import { Link, type LinkRecord } from '../src/links/link.model';
 import { startTestApp, type TestApp } from './support/app-harness';
@@ -127,7 +131,8 @@ const cases: SourceCase[] = [
     source: 'gempixel',
     keyHeader: ['authorization', `Bearer ${KEY}`],
     handler: (links) => (url) => {
-      expect(url.pathname).to.equal('/api/urls');
+      // A GemPixel without pixels, splash pages, overlays, campaigns or channels to show.
+      if (url.pathname !== '/api/urls') return { status: 404, body: { error: 1 } };
       const page = Number(url.searchParams.get('page'));
       const { items, pages } = pageOf(links, page, SIZE);
       return {
@@ -317,5 +322,139 @@ describe('imports: the key sealed into the job', () => {
     expect(sealed).to.not.include(KEY);
     expect(unsealKey(sealed, secret)).to.equal(KEY);
     expect(() => unsealKey(sealed, Buffer.alloc(32, 8))).to.throw();
+  });
+});
+
+describe('imports: a GemPixel source with pixels, pages, campaigns and channels', function () {
+  this.timeout(60_000);
+  let app: TestApp;
+  let worker: { close(): Promise<void> };
+  before(async () => {
+    app = await startTestApp({ IMPORT_ALLOW_PRIVATE: 'true' });
+    worker = startTestImportWorker(app);
+  });
+  after(async () => {
+    await worker.close();
+    await app.close();
+  });
+
+  it('brings the records over and keeps the links references to them', async () => {
+    const stem = uniqueName('gr');
+    const list = (key: string, items: unknown[]) => ({
+      body: {
+        error: '0',
+        data: {
+          result: items.length,
+          perpage: 100,
+          currentpage: 1,
+          nextpage: 1,
+          maxpage: 1,
+          [key]: items,
+        },
+      },
+    });
+    const fake = await startFakeSource(
+      (url) => {
+        switch (url.pathname) {
+          case '/api/pixels':
+            return list('pixels', [
+              {
+                id: 31,
+                type: 'fbpixel',
+                name: 'FB',
+                tag: '123456789012345',
+                date: '2024-01-01 00:00:00',
+              },
+            ]);
+          case '/api/splash':
+            return list('splash', [{ id: 41, name: 'Wait page', date: '2024-01-01 00:00:00' }]);
+          case '/api/overlay':
+            return list('cta', [
+              { id: 51, type: 'message', name: 'Banner', date: '2024-01-01 00:00:00' },
+            ]);
+          case '/api/campaigns':
+            return list('campaigns', [
+              {
+                id: 61,
+                name: 'Spring',
+                public: true,
+                rotator: `https://gem.test/r/${stem}`,
+                list: 'https://gem.test/u/x/61',
+              },
+            ]);
+          case '/api/channels':
+            return list('channels', [
+              { id: 71, name: 'Print', description: 'flyers', color: '#ff0000', starred: true },
+            ]);
+          case '/api/channel/71':
+            return list('items', [
+              { type: 'links', id: 2, title: 'B', preview: '', link: '', date: '2024-01-01' },
+            ]);
+          case '/api/urls':
+            return list('urls', [
+              {
+                id: 1,
+                alias: `${stem}-a`,
+                shorturl: `https://gem.test/${stem}-a`,
+                longurl: 'https://example.com/a',
+                title: 'A',
+                description: '',
+                clicks: 0,
+                date: '2024-01-02 00:00:00',
+                type: 'splash',
+                splash: 41,
+                pixels: [31],
+              },
+              {
+                id: 2,
+                alias: `${stem}-b`,
+                shorturl: `https://gem.test/${stem}-b`,
+                longurl: 'https://example.com/b',
+                title: 'B',
+                description: '',
+                clicks: 0,
+                date: '2024-01-03 00:00:00',
+              },
+            ]);
+          default:
+            return { status: 404, body: { error: 1 } };
+        }
+      },
+      { tooManyAt: 3, failAt: 6 },
+    );
+    try {
+      const { apiKey, user } = await createTestUser();
+      const started = await client(app.url, apiKey).post<{ id: number }>('/api/import', {
+        source: 'gempixel',
+        url: fake.url,
+        key: KEY,
+      });
+      const report = await finishedImport(app, apiKey, started.body.id);
+      expect(report, JSON.stringify(report.errors)).to.deep.include({
+        status: 'done',
+        total: 8,
+        imported: 8,
+        skipped: 0,
+        failed: 0,
+      });
+      const pixel = await Pixel.findOne({ userId: user.id }).lean();
+      const splash = await SplashPage.findOne({ userId: user.id }).lean();
+      const campaign = await Campaign.findOne({ userId: user.id }).lean();
+      const channel = await Channel.findOne({ userId: user.id }).lean();
+      expect(pixel).to.include({ type: 'fbpixel', name: 'FB', tag: '123456789012345' });
+      expect(campaign).to.include({ name: 'Spring', public: true, slug: stem });
+      expect(channel).to.include({ name: 'Print', description: 'flyers', starred: true });
+      const a = await Link.findOne({ userId: user.id, alias: `${stem}-a` }).lean<LinkRecord>();
+      const b = await Link.findOne({ userId: user.id, alias: `${stem}-b` }).lean<LinkRecord>();
+      expect(a).to.deep.include({ type: 'splash', splashId: splash?.id, pixelIds: [pixel?.id] });
+      const items = await ChannelItem.find({ userId: user.id }).lean();
+      expect(items.map((i) => [i.channelId, i.type, i.itemId])).to.deep.equal([
+        [channel?.id, 'links', b?.id],
+      ]);
+      const page = await visit(app, `/${stem}-a`);
+      expect(page.status).to.equal(200);
+    } finally {
+      await fake.close();
+    }
   });
 });

@@ -122,3 +122,23 @@ export interface FormRow {
   error: HTMLElement;
   wrapper: HTMLElement;
 }
+
+/** The Import page's data (src/dashboard/dashboard.routes.ts). */
+export interface ImportPage {
+  sources: string[];
+  defaults: Record<string, string>;
+}
+
+/** `GET /api/import/:id`'s `data`. */
+export interface ImportReport {
+  id: number;
+  source: string;
+  status: 'queued' | 'running' | 'done' | 'failed';
+  total: number;
+  imported: number;
+  skipped: number;
+  failed: number;
+  errors: Array<{ item: string; message: string }>;
+  started: string | null;
+  finished: string | null;
+}

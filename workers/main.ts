@@ -85,6 +85,7 @@ async function main(): Promise<void> {
   });
   const server = await startWorkerServer({
     port: config.workerPort,
+    host: config.workerHost,
     metrics,
     metricsToken: config.metricsToken,
     redis: probe,

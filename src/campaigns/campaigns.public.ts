@@ -1,10 +1,7 @@
 import { Router } from 'express';
 import Joi from 'joi';
 import type { AppDeps } from '../deps';
-import { linkParameters } from '../links/link-behaviour.service';
-import { isBareRedirect } from '../visitor/redirect';
 import { originsOf } from '../links/link-domains';
-import { withParameters } from '../links/link-parameters';
 import { shortUrlOf } from '../links/short-url';
 import { endpoint } from '../shared/http/endpoint';
 import {
@@ -16,7 +13,14 @@ import {
 } from '../shared/http/pages';
 import { record } from '../shared/http/responses';
 import { sendPublicNotFound } from '../shared/http/public-context';
-import { campaignCacheFor } from './campaign-cache';
+import {
+  campaignCacheFor,
+  rotatorCacheFor,
+  rotatorCacheKey,
+  type RotatorMember,
+} from './campaign-cache';
+import { linkCacheFor, linkCacheKey, type LinkTarget } from '../links/link-cache';
+import { loadLinkTarget, storedClicksOf } from '../visitor/redirect';
 import { presentPublicList, publicListJson } from './campaigns.presenter';
 import { SLUG_PATTERN } from './campaigns.schemas';
 import {
@@ -24,6 +28,7 @@ import {
   findCampaignBySlug,
   findPublicCampaign,
   LIST_PAGE_LIMIT,
+  rotatorMembers,
 } from './campaigns.service';
 import { pickInRotation, rotatorCounterKey } from './rotation';
 
@@ -57,6 +62,9 @@ const pages = {
 export function campaignsPublicRouter(deps: AppDeps): Router {
   const { publicUrl } = deps.config;
   const slugs = campaignCacheFor(deps);
+  const rotators = rotatorCacheFor(deps);
+  const links = linkCacheFor(deps);
+  const storedClicks = storedClicksOf(deps.visits);
   const router = Router();
 
   router.get('/r/:slug', pages.rotator, async (req, res) => {
@@ -65,20 +73,33 @@ export function campaignsPublicRouter(deps: AppDeps): Router {
       ? await slugs.get(slug, () => findCampaignBySlug(slug))
       : null;
     if (!campaign) return sendPublicNotFound(res, req.path);
-    const link = await pickInRotation(
+    const members =
+      (await rotators.get(rotatorCacheKey(campaign.id), () => rotatorMembers(campaign.id))) ?? [];
+    const now = Date.now();
+    const live: Array<{ member: RotatorMember; target: LinkTarget }> = [];
+    for (const member of members) {
+      const key = linkCacheKey(member.domainId, member.alias);
+      const target = await links.get(key, () =>
+        loadLinkTarget(member.domainId, member.alias, storedClicks),
+      );
+      if (target?.id === member.id && (target.expiresAt === null || target.expiresAt > now)) {
+        live.push({ member, target });
+      }
+    }
+    const picked = await pickInRotation(
       deps.redis,
       rotatorCounterKey(deps.keys, campaign.id),
-      await campaignLinks(campaign.id),
-      new Date(),
+      live,
     );
-    if (!link) return sendPublicNotFound(res, req.path);
+    if (!picked) return sendPublicNotFound(res, req.path);
+    const { member, target } = picked;
     res.setHeader('Cache-Control', 'private, no-store');
-    if (!isBareRedirect(link)) {
+    if (!target.direct || target.rules || target.limit) {
       // The visitor meets the link's password form, pages, rules or limit: the click is counted there.
-      return res.redirect(302, shortUrlOf(link, await originsOf([link]), publicUrl));
+      return res.redirect(302, shortUrlOf(member, await originsOf([member]), publicUrl));
     }
-    if (req.method !== 'HEAD') deps.visits.record({ kind: 'link', id: link.id }, req);
-    res.redirect(302, withParameters(link.url, linkParameters(link)));
+    if (req.method !== 'HEAD') deps.visits.record({ kind: 'link', id: member.id }, req);
+    res.redirect(302, target.url);
   });
 
   router.get('/u/:username/list-:id', pages.list, async (req, res) => {

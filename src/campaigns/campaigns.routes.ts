@@ -36,7 +36,7 @@ import {
   listCampaigns,
   updateCampaign,
 } from './campaigns.service';
-import { campaignCacheFor } from './campaign-cache';
+import { campaignCacheFor, rotatorCacheFor } from './campaign-cache';
 import { rotatorCounterKey } from './rotation';
 
 const tag = 'Campaigns';
@@ -76,6 +76,7 @@ export function campaignsRouter(deps: AppDeps): Router {
   const { config, redis, keys } = deps;
   const { publicUrl } = config;
   const slugs = campaignCacheFor(deps);
+  const rotators = rotatorCacheFor(deps);
   const router = Router();
 
   router.get('/campaigns', api.list, async (req, res) => {
@@ -94,7 +95,7 @@ export function campaignsRouter(deps: AppDeps): Router {
 
   router.post('/campaign/:campaignid/assign/:linkid', api.assign, async (req, res) => {
     const { campaignid, linkid } = req.params as unknown as AssignParams;
-    await assignLink(currentUser(req).id, campaignid, linkid);
+    await assignLink(currentUser(req).id, campaignid, linkid, rotators);
     sendMessage(res, 'Link has been successfully assigned to the campaign.');
   });
 
@@ -107,7 +108,7 @@ export function campaignsRouter(deps: AppDeps): Router {
 
   router.delete('/campaign/:id/delete', api.delete, async (req, res) => {
     const id = Number(req.params.id);
-    await deleteCampaign(currentUser(req).id, id, slugs);
+    await deleteCampaign(currentUser(req).id, id, slugs, rotators);
     await redis.del(rotatorCounterKey(keys, id));
     sendMessage(res, 'Campaign has been successfully deleted.');
   });

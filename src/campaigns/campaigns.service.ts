@@ -5,6 +5,7 @@ import { deleteOwned, findOwned, listOwned } from '../shared/db/owned';
 import type { PageQuery } from '../shared/http/pagination';
 import { nextId } from '../shared/ids/counter.model';
 import { User } from '../users/user.model';
+import { rotatorCacheKey, type RotatorMember } from './campaign-cache';
 import { Campaign, type CampaignRecord } from './campaign.model';
 import type { CampaignCreate, CampaignUpdate } from './campaigns.schemas';
 import { isDuplicateKeyError } from '../shared/db/duplicate-key';
@@ -86,18 +87,42 @@ export async function deleteCampaign(
   userId: number,
   id: number,
   slugs: Invalidator,
+  rotators: Invalidator,
 ): Promise<void> {
   const campaign = await findOwned(Campaign, userId, id, 'Campaign');
   await deleteOwned(Campaign, userId, id, 'Campaign');
   await slugs.invalidate(changedSlugs(campaign.slug));
   await Link.updateMany({ campaignId: id, userId }, { $set: { campaignId: null } });
+  await rotators.invalidate([rotatorCacheKey(id)]);
 }
 
 /** Moves the caller's link into the caller's campaign (a link is in at most one). */
-export async function assignLink(userId: number, campaignId: number, linkId: number) {
+export async function assignLink(
+  userId: number,
+  campaignId: number,
+  linkId: number,
+  rotators: Invalidator,
+) {
   await findOwned(Campaign, userId, campaignId, 'Campaign');
-  const result = await Link.updateOne({ id: linkId, userId }, { $set: { campaignId } });
-  if (result.matchedCount === 0) throw notFound('Link not found');
+  const before = await Link.findOneAndUpdate(
+    { id: linkId, userId },
+    { $set: { campaignId } },
+    { returnDocument: 'before' },
+  ).lean<LinkRecord>();
+  if (!before) throw notFound('Link not found');
+  const left = before.campaignId ?? null;
+  await rotators.invalidate(
+    [campaignId, ...(left !== null && left !== campaignId ? [left] : [])].map(rotatorCacheKey),
+  );
+}
+
+/** The links of a campaign's rotator, in rotation order (by id). */
+export async function rotatorMembers(campaignId: number): Promise<RotatorMember[]> {
+  const links = await Link.find({ campaignId })
+    .sort({ id: 1 })
+    .select({ id: 1, domainId: 1, alias: 1 })
+    .lean<LinkRecord[]>();
+  return links.map((l) => ({ id: l.id, domainId: l.domainId, alias: l.alias }));
 }
 
 /** The campaign's links in rotation order (by id). */

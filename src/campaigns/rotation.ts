@@ -1,5 +1,4 @@
 import type { Redis } from 'ioredis';
-import type { LinkRecord } from '../links/link.model';
 import type { RedisKeys } from '../shared/infra/redis-keys';
 
 /** The campaign's turn counter, shared by every API process. */
@@ -8,16 +7,14 @@ export function rotatorCounterKey(keys: RedisKeys, campaignId: number): string {
 }
 
 /**
- * Round robin over the campaign's links (ordered by id) with one Redis counter, so every API
- * process takes its turn from the same sequence. Expired links are skipped.
+ * Round robin over the campaign's live links (in id order) with one Redis counter, so every API
+ * process takes its turn from the same sequence.
  */
-export async function pickInRotation(
+export async function pickInRotation<T>(
   redis: Redis,
   counterKey: string,
-  links: LinkRecord[],
-  now: Date,
-): Promise<LinkRecord | null> {
-  const live = links.filter((l) => !l.expiry || l.expiry.getTime() > now.getTime());
+  live: readonly T[],
+): Promise<T | null> {
   if (!live.length) return null;
   const turn = await redis.incr(counterKey);
   return live[(turn - 1) % live.length] ?? null;

@@ -25,7 +25,8 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig(process.env);
   const logger = createLogger(process.env.LOG_LEVEL ?? 'warn', 'linkqr-cli');
-  const database = await openDatabase(config, logger, 'shared');
+  // The migration command builds the indexes; the others need not check them.
+  const database = await openDatabase(config, logger, 'shared', 'skip');
   // Connects only when a command publishes an invalidation.
   const redis = createRedis(config.redisUrl, { lazyConnect: true, enableOfflineQueue: true });
   redis.on('error', () => undefined);

@@ -94,11 +94,18 @@ export function statelessCsrf(secret: string, cookie: CsrfCookie, ttlMs: number)
   };
 }
 
+/** Equal strings, compared in constant time (csrf-sync's own check uses `===`). */
+function sameToken(sent: string | undefined, stored: unknown): boolean {
+  if (typeof sent !== 'string' || typeof stored !== 'string') return false;
+  const [a, b] = [Buffer.from(sent), Buffer.from(stored)];
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
 /** Every state-changing request must carry its token: the session's, or the stateless one. */
 export const requireCsrf: RequestHandler = (req, _res, next) => {
   if (safeMethods.has(req.method)) return next();
   const ok = signedInSession(req)
-    ? csrf.isRequestValid(req)
+    ? sameToken(sentToken(req), (req.session as { csrfToken?: unknown }).csrfToken)
     : (req.anonymousCsrf?.valid(sentToken(req)) ?? false);
   next(ok ? undefined : csrfRefused());
 };

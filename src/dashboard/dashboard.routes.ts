@@ -1,5 +1,7 @@
 import express, { Router, type ErrorRequestHandler } from 'express';
 import type { AppDeps } from '../deps';
+import { IMPORT_SOURCES } from '../imports/import.model';
+import { DEFAULT_SOURCE_URLS } from '../imports/imports.schemas';
 import { getLink } from '../links/links.service';
 import { QR_FORMATS, QR_TYPES } from '../qr-codes/qr-code.model';
 import { MIN_CONTRAST } from '../qr-codes/qr-colors';
@@ -80,6 +82,13 @@ export function dashboardPages(deps: AppDeps, apiRouteTable: ReadonlySet<string>
       },
     });
   });
+
+  router.get('/import', (req, res) =>
+    sendView(req, res, 'Import', 'import', {
+      sources: IMPORT_SOURCES,
+      defaults: DEFAULT_SOURCE_URLS,
+    }),
+  );
 
   router.get('/r/:resource', (req, res) => {
     const resource = resources.get(String(req.params.resource));

@@ -74,7 +74,7 @@ export function dashboardRouter(deps: AppDeps, parts: ApiParts): Router {
   const secret = dashboardSecret(deps);
   router.use(sessionMiddleware(deps, secret));
   router.use(statelessCsrf(secret, csrfCookie(config), config.dashboard.sessionTtlSeconds * 1000));
-  router.use(loadSessionUser);
+  router.use(loadSessionUser(config.dashboard.sessionMaxAgeSeconds));
   router.use(auditWrites(deps, NOT_WRITES));
 
   const api = Router();

@@ -13,6 +13,8 @@ declare module 'express-session' {
     passwordStamp?: string;
     /** The host the session was opened on: it is worth nothing on any other (issue 29, M2). */
     host?: string;
+    /** When the user signed in (ms): a session ends SESSION_MAX_AGE_SECONDS later, used or not. */
+    signedInAt?: number;
   }
 }
 

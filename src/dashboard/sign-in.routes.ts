@@ -49,6 +49,7 @@ export function signIn(deps: AppDeps): RequestHandler[] {
     req.session.userId = user.id;
     req.session.passwordStamp = passwordStamp(user.passwordHash);
     req.session.host = req.hostname.toLowerCase();
+    req.session.signedInAt = Date.now();
     csrfToken(req);
     await save(req);
     res.redirect(303, next);

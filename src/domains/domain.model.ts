@@ -10,6 +10,10 @@ const brandedDomainSchema = new Schema(
     host: { type: String, required: true, unique: true },
     redirectroot: { type: String, default: null },
     redirect404: { type: String, default: null },
+    /** JSON served at /.well-known/apple-app-site-association (iOS universal links). */
+    appleAppSiteAssociation: { type: String, default: null },
+    /** JSON served at /.well-known/assetlinks.json (Android app links). */
+    assetLinks: { type: String, default: null },
     createdAt: { type: Date, required: true, default: () => new Date() },
   },
   { versionKey: false, collection: 'domains' },

@@ -56,7 +56,7 @@ export function domainsRouter(deps: AppDeps): Router {
   router.post(
     '/domain/add',
     api.add,
-    withinPlan(deps.config.plans, 'maxDomains', BrandedDomain),
+    withinPlan(deps, 'maxDomains', BrandedDomain),
     async (req, res) => {
       const input = req.body as DomainCreate;
       const domain = await createDomain(currentUser(req).id, input, verify, hosts);

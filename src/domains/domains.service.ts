@@ -47,6 +47,8 @@ export async function createDomain(
       host,
       redirectroot: redirectValue(input.redirectroot),
       redirect404: redirectValue(input.redirect404),
+      appleAppSiteAssociation: input.appleAppSiteAssociation ?? null,
+      assetLinks: input.assetLinks ?? null,
       createdAt: new Date(),
     });
     return doc.toObject();
@@ -68,6 +70,9 @@ export async function updateDomain(
   const set: Record<string, string | null> = {};
   if (change.redirectroot !== undefined) set.redirectroot = redirectValue(change.redirectroot);
   if (change.redirect404 !== undefined) set.redirect404 = redirectValue(change.redirect404);
+  if (change.appleAppSiteAssociation !== undefined)
+    set.appleAppSiteAssociation = change.appleAppSiteAssociation;
+  if (change.assetLinks !== undefined) set.assetLinks = change.assetLinks;
   const doc = await BrandedDomain.findOneAndUpdate(
     { id, userId },
     { $set: set },
@@ -114,5 +119,7 @@ export async function findDomainByHost(host: string): Promise<BrandedDomainConte
     domain: doc.domain,
     redirectroot: doc.redirectroot ?? null,
     redirect404: doc.redirect404 ?? null,
+    appleAppSiteAssociation: doc.appleAppSiteAssociation ?? null,
+    assetLinks: doc.assetLinks ?? null,
   };
 }

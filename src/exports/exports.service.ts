@@ -2,10 +2,11 @@ import { Link, type LinkRecord } from '../links/link.model';
 import { originsOf } from '../links/link-domains';
 import { shortUrlOf } from '../links/short-url';
 import { formatDateTime } from '../shared/format/dates';
-import { VisitBucket } from '../visits/visit.model';
+import { VisitBucket, type StoredVisit } from '../visits/visit.model';
 import { getClickCounts } from '../visits/visits.service';
 import type { VisitTarget } from '../visits/visits.types';
-import { inChunks, type ExportRow } from './export-stream';
+import { analyticsReadPreference } from '../shared/infra/mongo';
+import type { ExportRow } from './export-stream';
 
 export const LINK_COLUMNS = [
   'id',
@@ -20,13 +21,26 @@ export const VISIT_COLUMNS = ['time', 'country', 'referrer', 'browser', 'os', 'b
 
 const CHUNK = 500;
 
-/** Every link of a user, oldest first, with its clicks: one totals lookup per 500 links. */
-export async function* linkRows(userId: number, publicUrl: string): AsyncGenerator<ExportRow> {
-  const links = Link.find({ userId })
-    .sort({ id: 1 })
-    .lean<LinkRecord[]>()
-    .cursor({ batchSize: CHUNK });
-  for await (const chunk of inChunks<LinkRecord>(links, CHUNK)) {
+/**
+ * Every link of a user, oldest first, with its clicks. Read in batches that each are a query of
+ * their own, resuming after the last id on the {userId, id} index: no cursor stays open while a
+ * slow client reads (a server cursor idle for 10 minutes is dropped), and a batch may go to a
+ * secondary (`MONGODB_READ_PREFERENCE`).
+ */
+export async function* linkRows(
+  userId: number,
+  publicUrl: string,
+  batch = CHUNK,
+): AsyncGenerator<ExportRow> {
+  let after = 0;
+  for (;;) {
+    const chunk = await Link.find({ userId, id: { $gt: after } })
+      .sort({ id: 1 })
+      .limit(batch)
+      .read(analyticsReadPreference())
+      .lean<LinkRecord[]>();
+    if (chunk.length === 0) return;
+    after = (chunk[chunk.length - 1] as LinkRecord).id;
     const [origins, clicks] = await Promise.all([
       originsOf(chunk),
       getClickCounts(
@@ -45,6 +59,7 @@ export async function* linkRows(userId: number, publicUrl: string): AsyncGenerat
         date: formatDateTime(link.createdAt),
       };
     }
+    if (chunk.length < batch) return;
   }
 }
 
@@ -55,14 +70,41 @@ export async function* linkRows(userId: number, publicUrl: string): AsyncGenerat
 export async function* visitRows(
   target: VisitTarget,
   range: { from?: Date; to?: Date },
+  batch = 20,
 ): AsyncGenerator<ExportRow> {
   const filter: Record<string, unknown> = { kind: target.kind, targetId: target.id };
   if (range.from) filter.to = { $gte: range.from };
   if (range.to) filter.from = { $lt: range.to };
   const from = range.from?.getTime() ?? -Infinity;
   const to = range.to?.getTime() ?? Infinity;
-  const buckets = VisitBucket.find(filter).sort({ from: 1 }).lean().cursor({ batchSize: 1 });
-  for await (const bucket of buckets) {
+  // Resumable batches on the {kind, targetId, from} index, ties broken by _id: no open cursor.
+  let last: { from: Date; _id: string } | undefined;
+  for (;;) {
+    const page: Record<string, unknown> = last
+      ? {
+          ...filter,
+          $or: [{ from: { $gt: last.from } }, { from: last.from, _id: { $gt: last._id } }],
+        }
+      : filter;
+    const buckets = await VisitBucket.find(page)
+      .sort({ from: 1, _id: 1 })
+      .limit(batch)
+      .read(analyticsReadPreference())
+      .lean();
+    if (buckets.length === 0) return;
+    const end = buckets[buckets.length - 1] as { from: Date; _id: string };
+    last = { from: end.from, _id: end._id };
+    yield* rowsOf(buckets, from, to);
+    if (buckets.length < batch) return;
+  }
+}
+
+function* rowsOf(
+  buckets: ReadonlyArray<{ visits: readonly StoredVisit[] }>,
+  from: number,
+  to: number,
+): Generator<ExportRow> {
+  for (const bucket of buckets) {
     for (const v of bucket.visits) {
       const at = v.at.getTime();
       if (at < from || at >= to) continue;

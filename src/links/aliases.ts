@@ -114,11 +114,32 @@ export async function confirmAlias(scope: string, alias: string): Promise<void> 
   );
 }
 
+/** The claims' aliases by scope, so a batch costs one write per scope rather than one per alias. */
+function byScope(claims: readonly AliasClaim[]): Map<string, string[]> {
+  const scopes = new Map<string, string[]>();
+  for (const { scope, alias } of claims) scopes.set(scope, [...(scopes.get(scope) ?? []), alias]);
+  return scopes;
+}
+
 /** Gives back pending claims whose record was not stored (a confirmed one is never released). */
 export async function releaseAliases(claims: readonly AliasClaim[]): Promise<void> {
   await Promise.all(
-    claims.map(({ scope, alias }) =>
-      AliasReservation.deleteOne({ scope, alias, state: 'pending' }).catch(() => undefined),
+    [...byScope(claims)].map(([scope, aliases]) =>
+      AliasReservation.deleteMany({ scope, alias: { $in: aliases }, state: 'pending' }).catch(
+        () => undefined,
+      ),
+    ),
+  );
+}
+
+/** `confirmAlias` for many claims: one write per scope. */
+export async function confirmAliases(claims: readonly AliasClaim[]): Promise<void> {
+  await Promise.all(
+    [...byScope(claims)].map(([scope, aliases]) =>
+      AliasReservation.updateMany(
+        { scope, alias: { $in: aliases } },
+        { $set: { state: 'taken' }, $unset: { claimedAt: 1 } },
+      ),
     ),
   );
 }
@@ -138,7 +159,7 @@ export async function holdAlias<T>(
     await releaseAliases(claims);
     throw err;
   }
-  await Promise.all(claims.map(({ scope, alias }) => confirmAlias(scope, alias)));
+  await confirmAliases(claims);
   return result;
 }
 

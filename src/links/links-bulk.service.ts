@@ -12,6 +12,7 @@ import {
 import { behaviourChanges } from './link-behaviour.service';
 import { resolveRequestedDomain, type LinkDomain } from './link-domains';
 import { DEFAULT_DOMAIN_ID, Link, type LinkRecord } from './link.model';
+import { searchKeysOf } from './link-search';
 import type { LinkCreate } from './links.schemas';
 import { aliasesHeldByOrphans, cacheKeysOf, type LinkInvalidator } from './links.service';
 
@@ -85,6 +86,11 @@ export async function insertLinks(
     userId,
     domainId: draft.domainId,
     alias,
+    searchKeys: searchKeysOf({
+      alias,
+      url: String(draft.fields.url ?? ''),
+      title: typeof draft.fields.title === 'string' ? draft.fields.title : '',
+    }),
   }));
   const claims = making.map(({ draft, alias }) => ({
     scope: linkAliasScope(draft.domainId),

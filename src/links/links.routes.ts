@@ -139,20 +139,15 @@ export function linksRouter(deps: AppDeps): Router {
     sendData(res, { details, data });
   });
 
-  router.post(
-    '/url/add',
-    api.add,
-    withinPlan(deps.config.plans, 'maxLinks', Link),
-    async (req, res) => {
-      const input = req.body as LinkCreate;
-      const { link, origins } = await createLink(currentUser(req).id, input, cache, publicUrl);
-      const shorturl = shortUrlOf(link, origins, publicUrl);
-      const data = presentLink(link, origins, publicUrl, 0);
-      await deps.webhooks?.emit(link.userId, 'link.created', data);
-      // `short` repeats it: older GemPixel versions answered under that name.
-      sendCreated(res, { id: link.id, shorturl, short: shorturl });
-    },
-  );
+  router.post('/url/add', api.add, withinPlan(deps, 'maxLinks', Link), async (req, res) => {
+    const input = req.body as LinkCreate;
+    const { link, origins } = await createLink(currentUser(req).id, input, cache, publicUrl);
+    const shorturl = shortUrlOf(link, origins, publicUrl);
+    const data = presentLink(link, origins, publicUrl, 0);
+    await deps.webhooks?.emit(link.userId, 'link.created', data);
+    // `short` repeats it: older GemPixel versions answered under that name.
+    sendCreated(res, { id: link.id, shorturl, short: shorturl });
+  });
 
   router.put('/url/:id/update', api.update, async (req, res) => {
     const id = Number(req.params.id);

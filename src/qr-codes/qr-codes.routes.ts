@@ -20,7 +20,16 @@ import { validatedQuery } from '../shared/http/validate';
 import { QrCode } from './qr-code.model';
 import { presentQr, presentQrDetails, qrDetailsJson, qrJson, qrLink } from './qr-codes.presenter';
 import { qrCreateSchema, qrUpdateSchema, type QrCreate, type QrUpdate } from './qr-codes.schemas';
-import { createQr, deleteQr, getQr, listQrs, qrServiceContext, updateQr } from './qr-codes.service';
+import {
+  createQr,
+  deleteQr,
+  getQr,
+  listQrs,
+  printCheckOf,
+  qrServiceContext,
+  updateQr,
+} from './qr-codes.service';
+import { printCheckJson, printQuerySchema } from './qr-print.schemas';
 
 const tag = 'QR codes';
 
@@ -45,6 +54,16 @@ const api = {
     example: { type: 'link', data: 'https://example.com', foreground: 'rgb(0,0,0)', name: 'Flyer' },
     responses: { 200: createdResponse({ link: urlJson }, 'The new QR code; `link` is its image') },
     errors: [403],
+  }),
+  print: endpoint({
+    tag,
+    scope: 'qr:read',
+    summary: 'Print check: the smallest print that scans from a distance, and what to watch',
+    description:
+      'The module and total size in mm for `distance` metres (the 10:1 rule, modules at least 0.4 mm), the lowest contrast of any dark colour against the background, the quiet zone, the error-correction codewords left per block after the logo, and warnings.',
+    params: idParams,
+    query: printQuerySchema,
+    responses: { 200: dataResponse({ data: printCheckJson }, 'The print check') },
   }),
   update: updateEndpoint(tag, 'Change a QR code (it is rendered again)', qrUpdateSchema, 'qr'),
   delete: deleteEndpoint(tag, 'Delete a QR code and its images', 'qr'),
@@ -72,15 +91,16 @@ export function qrCodesRouter(deps: AppDeps): Router {
     sendData(res, { details: presentQrDetails(qr, data.clicks, config.publicUrl), data });
   });
 
-  router.post(
-    '/qr/add',
-    api.add,
-    withinPlan(config.plans, 'maxQrCodes', QrCode),
-    async (req, res) => {
-      const qr = await createQr(currentUser(req).id, req.body as QrCreate, ctx);
-      sendCreated(res, { id: qr.id, link: qrLink(config.publicUrl, qr.alias) });
-    },
-  );
+  router.post('/qr/add', api.add, withinPlan(deps, 'maxQrCodes', QrCode), async (req, res) => {
+    const qr = await createQr(currentUser(req).id, req.body as QrCreate, ctx);
+    sendCreated(res, { id: qr.id, link: qrLink(config.publicUrl, qr.alias) });
+  });
+
+  router.get('/qr/:id/print', api.print, async (req, res) => {
+    const qr = await getQr(currentUser(req).id, Number(req.params.id));
+    const { distance } = validatedQuery<{ distance: number }>(res);
+    sendData(res, { data: printCheckOf(qr, distance) });
+  });
 
   router.put('/qr/:id/update', api.update, async (req, res) => {
     await updateQr(currentUser(req).id, Number(req.params.id), req.body as QrUpdate, ctx);

@@ -20,6 +20,8 @@ import { encodeQrPayload } from './qr-payload';
 import { MIN_MODULE_PIXELS, modulePixels } from './qr-symbol';
 import { qrMatrix, type Matrix } from './design/matrix';
 import { designProblem } from './design/readability';
+import { printCheck, type PrintCheck } from './design/print-check';
+import { POINTS_PER_PIXEL } from './qr-variants';
 import { errorCorrectionOf, isStyled, marginOf, type QrStyle } from './design/style';
 import { LogoError } from './logo/logo-errors';
 import { checkLogoAtOnce, type LogoOptions } from './logo/logo-source';
@@ -248,6 +250,23 @@ export async function deleteQr(userId: number, id: number, ctx: QrServiceContext
 
 export function listQrs(userId: number, query: PageQuery) {
   return listOwned(ownedQrCodes, userId, query);
+}
+
+/** The print check of a code for a scanning distance in metres. */
+export function printCheckOf(qr: QrCodeRecord, distance: number): PrintCheck {
+  const style = (qr.style as QrStyle | null) ?? null;
+  const hasLogo = Boolean(qr.logo);
+  const matrix = qrMatrix(qr.payload, errorCorrectionOf(style, hasLogo), 0);
+  if (!matrix) throw validation('the QR code no longer fits its payload');
+  return printCheck({
+    distance,
+    matrix,
+    style,
+    foreground: parseRgb(qr.foreground) ?? { r: 0, g: 0, b: 0 },
+    background: parseRgb(qr.background) ?? { r: 255, g: 255, b: 255 },
+    hasLogo,
+    defaultWidthMm: (qr.size * POINTS_PER_PIXEL * 25.4) / 72,
+  });
 }
 
 /** The caller's QR code; another user's is reported exactly like a missing one. */

@@ -1,6 +1,23 @@
 import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 } as const;
+/**
+ * OWASP's scrypt parameters for passwords (N=2^17, r=8, p=1: 128 MiB and a few hundred ms a
+ * hash). Hashes stored with an older N (2^14 before issue 29) still verify: the parameters are
+ * read from each hash.
+ */
+export const PASSWORD_SCRYPT = { N: 2 ** 17, r: 8, p: 1, keylen: 32 } as const;
+let cost: { N: number; r: number; p: number; keylen: number } = PASSWORD_SCRYPT;
+
+/**
+ * The test suite hashes hundreds of passwords on shared cores: it lowers N for speed through
+ * this, and only there (test/support/root-hooks.ts); the service always uses PASSWORD_SCRYPT.
+ */
+export function useScryptCostForTests(N: number): void {
+  cost = { ...PASSWORD_SCRYPT, N };
+}
+
+/** Room for N up to 2^18 with r=8 (256 MiB); Node's default cap (32 MiB) stops at 2^14. */
+const maxmemFor = (N: number, r: number) => 128 * N * r + 16 * 1024 * 1024;
 
 function scryptAsync(
   password: string,
@@ -16,8 +33,8 @@ function scryptAsync(
 /** Hashes a password with scrypt and a random salt: `scrypt$N$r$p$salt$hash` (base64url). */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const { N, r, p, keylen } = SCRYPT;
-  const key = await scryptAsync(password, salt, keylen, { N, r, p });
+  const { N, r, p, keylen } = cost;
+  const key = await scryptAsync(password, salt, keylen, { N, r, p, maxmem: maxmemFor(N, r) });
   return ['scrypt', N, r, p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
@@ -25,10 +42,14 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
+  const [N, R, P] = [Number(n), Number(r), Number(p)];
+  // A stored hash names its own cost: refuse one that would take more memory than ours can.
+  if (!(N >= 2 && N <= 2 ** 18 && R >= 1 && R <= 16 && P >= 1 && P <= 4)) return false;
   const key = await scryptAsync(password, Buffer.from(salt, 'base64url'), expected.length, {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
+    N,
+    r: R,
+    p: P,
+    maxmem: maxmemFor(N, R),
   });
   return key.length === expected.length && timingSafeEqual(key, expected);
 }

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { analyticsReadPreference } from '../shared/infra/mongo';
 import type { RedisKeys } from '../shared/infra/redis-keys';
 import type { Dimension } from '../visits/visits.types';
 import { dailySketchKey, hourOf } from './stats-rollup';
@@ -79,7 +80,7 @@ async function uniquesPerBucket(
   const sketches = await VisitHour.aggregate<{ _id: string }>([
     { $match: { ...hourFilter(targets, range), clicks: { $gt: 0 } } },
     { $group: { _id: '$sketch' } },
-  ]);
+  ]).read(analyticsReadPreference());
   const all = sketches.map((s) => s._id);
   const totalClicks = points.reduce((sum, p) => sum + p.clicks, 0);
   if (range.interval === 'hour') {
@@ -114,7 +115,7 @@ async function topLabels(
     { $group: { _id: '$label', count: { $sum: '$count' } } },
     { $sort: { count: -1, _id: 1 } },
     { $limit: TOP },
-  ]);
+  ]).read(analyticsReadPreference());
   return Object.fromEntries(rows.map((r) => [r._id, String(r.count)]));
 }
 
@@ -142,7 +143,7 @@ export async function getSeries(
     VisitHour.aggregate<HourSum>([
       { $match: hourFilter(targets, range) },
       { $group: { _id: '$hour', clicks: { $sum: '$clicks' }, uniques: { $sum: '$uniques' } } },
-    ]),
+    ]).read(analyticsReadPreference()),
     by ? topLabels(targets, range, by) : Promise.resolve(undefined),
   ]);
   for (const hour of hours) {

@@ -46,8 +46,14 @@ const PLAIN_FIELDS = new Set([
   'parameters',
   'expiry',
   'campaignId',
+  // Counted and searched, never shown to a visitor.
+  'clicks',
+  'searchKeys',
   'createdAt',
   'updatedAt',
+  // Bookkeeping for the list's sort and the dashboard's search, never seen by a visitor.
+  'clicks',
+  'searchKeys',
 ]);
 
 /** Compiled into the target's rules, which the fast path evaluates itself. */

@@ -4,6 +4,11 @@ import { startEmbeddedMongo, type EmbeddedMongo } from '../../src/shared/infra/e
 import { connectMongo, ensureIndexes } from '../../src/shared/infra/mongo';
 import { state, testDbName, testRedisPrefix } from './environment';
 import './models';
+import { useScryptCostForTests } from '../../src/shared/secrets';
+
+// The service hashes passwords at N=2^17; the suite creates hundreds on shared cores, at the
+// cost the service used before (test/unit/secrets.test.ts checks the real one).
+useScryptCostForTests(2 ** 14);
 
 let engine: EmbeddedMongo | undefined;
 

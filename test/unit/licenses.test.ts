@@ -1,5 +1,10 @@
 import { expect } from 'chai';
-import { findCopyleft, requiresCopyleft } from '../../scripts/check-licenses';
+import {
+  findCopyleft,
+  findUnknownLicences,
+  isSpdxExpression,
+  requiresCopyleft,
+} from '../../scripts/check-licenses';
 
 describe('unit: licence check', () => {
   it('refuses GPL and AGPL of any version, alone or required with another licence', () => {
@@ -35,5 +40,33 @@ describe('unit: licence check', () => {
       },
     });
     expect(offenders).to.deep.equal(['ua-parser-js: AGPL-3.0-or-later']);
+  });
+});
+
+describe('unit: licence check, strict (issue 29, I)', () => {
+  it('reads SPDX expressions and refuses what is not one', () => {
+    expect(isSpdxExpression('MIT')).to.equal(true);
+    expect(isSpdxExpression('(MIT OR Apache-2.0)')).to.equal(true);
+    expect(isSpdxExpression('Apache-2.0 WITH LLVM-exception')).to.equal(true);
+    expect(isSpdxExpression('SEE LICENSE IN LICENSE.md')).to.equal(false);
+    expect(isSpdxExpression('')).to.equal(false);
+  });
+
+  it('names a production package with no licence or a non-SPDX one, unless reviewed', () => {
+    const unknown = findUnknownLicences(
+      {
+        packages: {
+          '': {},
+          'node_modules/a': { license: 'MIT' },
+          'node_modules/b': {},
+          'node_modules/c': { license: 'SEE LICENSE IN x' },
+          'node_modules/d': { dev: true },
+          'node_modules/legacy': {},
+          'node_modules/png-js': {},
+        },
+      },
+      (name) => (name === 'legacy' ? 'MIT' : undefined),
+    );
+    expect(unknown).to.deep.equal(['b: no licence', 'c: SEE LICENSE IN x']);
   });
 });

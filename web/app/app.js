@@ -23,6 +23,7 @@ const views = {
   'qr-new': () => import('./qr.js').then((m) => m.qrNewView),
   qr: () => import('./qr.js').then((m) => m.qrView),
   resource: () => import('./resources.js').then((m) => m.resourceView),
+  import: () => import('./import.js').then((m) => m.importView),
 };
 
 const name = document.body.dataset.view;

@@ -17,6 +17,7 @@ export const NAV: readonly NavItem[] = [
   { href: '/app/r/pixels', label: 'Pixels' },
   { href: '/app/r/splash', label: 'Splash pages' },
   { href: '/app/r/overlays', label: 'CTA overlays' },
+  { href: '/app/import', label: 'Import' },
   { href: '/app/account', label: 'Account' },
 ];
 

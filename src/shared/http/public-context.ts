@@ -9,6 +9,9 @@ export interface BrandedDomainContext {
   domain: string;
   redirectroot: string | null;
   redirect404: string | null;
+  /** App-link files as served (JSON text), null when not set. */
+  appleAppSiteAssociation?: string | null;
+  assetLinks?: string | null;
 }
 
 export function brandedDomainOf(res: Response): BrandedDomainContext | undefined {

@@ -1,4 +1,5 @@
 import mongoose from 'mongoose';
+import type { ReadPreference } from '../../config';
 
 // The embedded engine lacks the `create` and `listCollections` commands: collections are created
 // by their first insert, and indexes are built explicitly by `syncIndexes` below.
@@ -8,11 +9,23 @@ mongoose.set('autoIndex', false);
 mongoose.set('bufferCommands', false);
 mongoose.set('strictQuery', true);
 
+let analyticsReads: ReadPreference = 'primary';
+
+/**
+ * Where statistics and exports read (MONGODB_READ_PREFERENCE): they tolerate a replica's lag of
+ * a second or two, so on a replica set they can spare the primary. Everything else reads the
+ * primary: a write must be seen by the next request.
+ */
+export function analyticsReadPreference(): ReadPreference {
+  return analyticsReads;
+}
+
 export async function connectMongo(
   uri: string,
   dbName?: string,
-  options: { monitorCommands?: boolean } = {},
+  options: { monitorCommands?: boolean; analyticsReadPreference?: ReadPreference } = {},
 ): Promise<typeof mongoose> {
+  analyticsReads = options.analyticsReadPreference ?? 'primary';
   return mongoose.connect(uri, {
     dbName,
     // Command events: the query-plan test reads every query a request sends (test/support).
@@ -21,6 +34,9 @@ export async function connectMongo(
     // still fails answers 503 with Retry-After (shared/errors/infra-errors.ts).
     retryReads: true,
     retryWrites: true,
+    // Acknowledged by a majority of the replica set and journaled: a click counted, a key
+    // rotated or an audit entry written survives the primary's loss (docs/scaling.md).
+    writeConcern: { w: 'majority', journal: true },
     serverSelectionTimeoutMS: 3000,
     // Also the driver's heartbeat timeout: a monitor check that times out drops the server and
     // interrupts every operation in flight. At 3 s a saturated engine sharing one core with the
@@ -30,11 +46,38 @@ export async function connectMongo(
   });
 }
 
-/** Builds every model's declared indexes (unique constraints included). */
+/**
+ * Builds every model's declared indexes (unique constraints included). The migration step runs
+ * it (`db:migrate`, and `npm start` before it starts the API and the worker); API and worker
+ * processes only verify (`missingIndexes`), so many replicas starting together on a large
+ * database never queue index builds.
+ */
 export async function ensureIndexes(): Promise<void> {
   for (const model of Object.values(mongoose.models)) {
     await model.createIndexes();
   }
+}
+
+/** The declared indexes the database lacks, as `collection {keys}`; one listIndexes per model. */
+export async function missingIndexes(): Promise<string[]> {
+  const missing: string[] = [];
+  for (const model of Object.values(mongoose.models)) {
+    const existing = await model.collection
+      .listIndexes()
+      .toArray()
+      .catch((err: unknown) => {
+        // A collection nothing was written to yet has no indexes at all.
+        if ((err as { code?: unknown }).code === 26) return [];
+        throw err;
+      });
+    const have = new Set(existing.map((i) => JSON.stringify(i.key)));
+    for (const [keys] of model.schema.indexes()) {
+      if (!have.has(JSON.stringify(keys))) {
+        missing.push(`${model.collection.collectionName} ${JSON.stringify(keys)}`);
+      }
+    }
+  }
+  return missing;
 }
 
 export async function pingMongo(): Promise<void> {

@@ -1,21 +1,11 @@
-import { getJson } from '../source-http';
-import type { SourceAdapter, SourceContext, SourceItem } from './source';
+import { getJson, SourceError } from '../source-http';
+import type { LinkItem, SourceAdapter, SourceContext, SourceItem } from './source';
 import { asString, requireKey, requireUrl, sourceDate } from './source';
 
 const PAGE = 100;
 
-interface GemPixelUrl {
-  id?: number | string;
-  alias?: string;
-  shorturl?: string;
-  longurl?: string;
-  title?: string | null;
-  description?: string | null;
-  date?: string;
-}
-
 interface GemPixelPage {
-  data?: { currentpage?: number; maxpage?: number; result?: number; urls?: GemPixelUrl[] };
+  data?: Record<string, unknown>;
 }
 
 function hostOf(shorturl: string | undefined): string | undefined {
@@ -33,42 +23,127 @@ function gemPixelDate(date: string | undefined): string | undefined {
     : date;
 }
 
-/** Any GemPixel-API service, linkqr included: `/api/urls` page by page (`Authorization: Bearer`). */
+type ListItem = Record<string, unknown>;
+
+/** The ids a linkqr link names in its GemPixel-shaped item (the behaviour fields it adds). */
+function refsOf(u: ListItem): LinkItem['refs'] {
+  const refs: NonNullable<LinkItem['refs']> = {};
+  if (Array.isArray(u.pixels)) refs.pixelIds = u.pixels.flatMap((p) => asString(p) ?? []);
+  if (typeof u.splash === 'number') refs.splashId = String(u.splash);
+  if (typeof u.overlay === 'number') refs.overlayId = String(u.overlay);
+  return refs;
+}
+
+/** Behaviour fields a linkqr source answers in its link items, copied as they are. */
+const BEHAVIOUR = [
+  'type',
+  'geotarget',
+  'devicetarget',
+  'languagetarget',
+  'parameters',
+  'metatitle',
+  'metadescription',
+  'metaimage',
+];
+
+function linkOf(u: ListItem): SourceItem {
+  const id = asString(u.id);
+  const longurl = asString(u.longurl);
+  if (!id || !longurl)
+    return { kind: 'bad', item: id ?? '?', message: 'url without id or longurl' };
+  const fields: Record<string, unknown> = {};
+  for (const key of BEHAVIOUR) if (u[key] !== undefined && u[key] !== null) fields[key] = u[key];
+  return {
+    kind: 'link',
+    sourceId: id,
+    url: longurl,
+    alias: asString(u.alias),
+    domain: hostOf(asString(u.shorturl)),
+    title: asString(u.title),
+    description: asString(u.description),
+    createdAt: sourceDate(gemPixelDate(asString(u.date))),
+    fields,
+    refs: refsOf(u),
+  };
+}
+
+/** A campaign's slug, read back from its rotator URL (`.../r/{slug}`); the API never shows it. */
+function slugOf(rotator: unknown): string | undefined {
+  if (typeof rotator !== 'string') return undefined;
+  return /\/r\/([^/?#]+)\/?$/.exec(rotator)?.[1];
+}
+
+/**
+ * Any GemPixel-API service, linkqr included (`Authorization: Bearer`): its pixels, splash pages,
+ * overlays, campaigns and channels first, then `/api/urls` page by page with the references a
+ * link carries, then each channel's items. QR codes cannot be rebuilt from what the API shows.
+ */
 export function gempixelSource(ctx: SourceContext): SourceAdapter {
   const base = requireUrl(ctx, 'gempixel');
   return {
     origin: `gempixel ${base}`,
     async *items(): AsyncGenerator<SourceItem> {
       const headers = { Authorization: `Bearer ${requireKey(ctx, 'gempixel')}` };
-      for (let page = 1; ; page += 1) {
-        const url = new URL(`${base}/api/urls`);
-        url.searchParams.set('limit', String(PAGE));
-        url.searchParams.set('page', String(page));
-        url.searchParams.set('order', 'date');
-        const body = (await getJson(url, headers, ctx.http)) as GemPixelPage;
-        const data = body.data ?? {};
-        if (typeof data.result === 'number') ctx.reportTotal(data.result);
-        const urls = data.urls ?? [];
-        for (const u of urls) {
-          const id = asString(u.id);
-          const alias = asString(u.alias);
-          if (!id || !u.longurl) {
-            yield { kind: 'bad', item: id ?? '?', message: 'url without id or longurl' };
-            continue;
+      async function* list(path: string, key: string, optional = true): AsyncGenerator<ListItem> {
+        for (let page = 1; ; page += 1) {
+          const url = new URL(`${base}${path}`);
+          url.searchParams.set('limit', String(PAGE));
+          url.searchParams.set('page', String(page));
+          let body: GemPixelPage;
+          try {
+            body = (await getJson(url, headers, ctx.http)) as GemPixelPage;
+          } catch (err) {
+            // A service without this kind of record (older GemPixel, another clone) answers 404.
+            if (optional && err instanceof SourceError && / HTTP 404/.test(err.message)) return;
+            throw err;
           }
+          const data = (body.data ?? {}) as Record<string, unknown>;
+          const items = Array.isArray(data[key]) ? (data[key] as ListItem[]) : [];
+          yield* items;
+          if (!items.length || page >= Number(data.maxpage ?? page)) return;
+        }
+      }
+      const record = (type: string, item: ListItem, data: Record<string, unknown>): SourceItem => ({
+        kind: 'record',
+        type,
+        sourceId: String(item.id),
+        data,
+      });
+      for await (const p of list('/api/pixels', 'pixels'))
+        yield record('pixel', p, { type: p.type, name: p.name, tag: p.tag });
+      for await (const p of list('/api/splash', 'splash'))
+        yield record('splash', p, { name: p.name });
+      for await (const o of list('/api/overlay', 'cta'))
+        yield record('overlay', o, { name: o.name, type: o.type });
+      for await (const c of list('/api/campaigns', 'campaigns')) {
+        const slug = slugOf(c.rotator);
+        yield record('campaign', c, {
+          name: c.name ?? c.domain ?? '',
+          public: c.public === true,
+          ...(slug ? { slug } : {}),
+        });
+      }
+      const channels: string[] = [];
+      for await (const c of list('/api/channels', 'channels')) {
+        channels.push(String(c.id));
+        yield record('channel', c, {
+          name: c.name,
+          description: c.description ?? '',
+          color: c.color ?? '',
+          starred: c.starred === true,
+        });
+      }
+      for await (const u of list('/api/urls?order=date', 'urls', false)) yield linkOf(u);
+      for (const channel of channels)
+        for await (const item of list(`/api/channel/${encodeURIComponent(channel)}`, 'items')) {
+          const data = { channelId: Number(channel), type: item.type, itemId: item.id };
           yield {
-            kind: 'link',
-            sourceId: id,
-            url: u.longurl,
-            alias,
-            domain: hostOf(u.shorturl),
-            title: u.title ?? undefined,
-            description: u.description ?? undefined,
-            createdAt: sourceDate(gemPixelDate(u.date)),
+            kind: 'record',
+            type: 'channelItem',
+            sourceId: `${channel}/${String(item.type)}/${String(item.id)}`,
+            data,
           };
         }
-        if (!urls.length || page >= (data.maxpage ?? page)) return;
-      }
     },
   };
 }
