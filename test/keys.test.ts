@@ -11,6 +11,7 @@ import { baseEnv } from './support/environment';
 import { client, DATE_TIME, request } from './support/http';
 import { eventually } from './support/links';
 import { createTestUser } from './support/users';
+import { createDashboardUser, signedIn, TEST_PASSWORD } from './support/dashboard';
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '..');
@@ -210,6 +211,39 @@ describe('named, scoped API keys', () => {
       async () => (await keysOf(apiKey)).find((k) => k.id === 0)?.lastused !== null,
       'the default key is recorded as used',
     );
+  });
+});
+
+describe('keys from a dashboard session', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp();
+  });
+  after(() => app.close());
+
+  it('asks for the current password to add or rotate a key, as for other account changes', async () => {
+    const owner = await createDashboardUser();
+    const session = await signedIn(app.url, owner);
+    const body = { name: 'from the dashboard', scopes: ['links:read'] };
+    const missing = await session.api('POST', '/keys/add', body);
+    expect(missing.status).to.equal(422);
+    expect(missing.body).to.deep.include({ error: 1, code: 'validation_failed', field: 'current' });
+    const wrong = await session.api('POST', '/keys/add', { ...body, current: 'not it at all' });
+    expect(wrong.body).to.deep.include({ code: 'validation_failed', field: 'current' });
+    const added = await session.api<{ id: number; key: string }>('POST', '/keys/add', {
+      ...body,
+      current: TEST_PASSWORD,
+    });
+    expect(added.status, added.text).to.equal(200);
+    const rotate = await session.api('POST', `/key/${added.body.id}/rotate`, {});
+    expect(rotate.body).to.deep.include({ code: 'validation_failed', field: 'current' });
+    const rotated = await session.api('POST', `/key/${added.body.id}/rotate`, {
+      current: TEST_PASSWORD,
+    });
+    expect(rotated.status, rotated.text).to.equal(200);
+    // A key needs no password: it is the account's whole credential already.
+    const byKey = await client(app.url, owner.apiKey).post('/api/keys/add', body);
+    expect(byKey.status).to.equal(200);
   });
 });
 
