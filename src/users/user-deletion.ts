@@ -25,7 +25,9 @@ import type { Logger } from '../shared/infra/logger';
 import type { RedisKeys } from '../shared/infra/redis-keys';
 import type { Visits } from '../visits/visit-recorder';
 import { SplashPage } from '../splash/splash-page.model';
-import { apiKeyCacheFor, apiKeyCacheKeyOf } from './api-key-cache';
+import { ApiKey } from '../keys/key.model';
+import { keyHashesOf } from '../keys/callers';
+import { apiKeyCacheFor } from './api-key-cache';
 import { Webhook } from '../webhooks/webhook.model';
 import { deleteWebhook } from '../webhooks/webhooks.service';
 import { User } from './user.model';
@@ -93,9 +95,11 @@ export async function deleteUserAndContent(
     { $setOnInsert: { startedAt: new Date(now), leaseUntil: new Date(now + LEASE_MS) } },
     { upsert: true },
   );
+  const hashes = await keyHashesOf(user);
   const { deletedCount } = await User.deleteOne({ id: userId });
   if (deletedCount === 0) throw notFound('User not found');
-  await ctx.apiKeys.invalidate([apiKeyCacheKeyOf(user)]);
+  await ApiKey.deleteMany({ userId });
+  await ctx.apiKeys.invalidate(hashes);
   await dropCachedLinks(userId, ctx.links);
   try {
     await cleanUpUser(userId, ctx);

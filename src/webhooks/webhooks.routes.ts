@@ -39,9 +39,10 @@ const tag = 'Webhooks';
 
 /** Each route's validation and OpenAPI declaration. */
 const api = {
-  list: listEndpoint(tag, 'List your webhooks', 'webhooks', webhookJson),
+  list: listEndpoint(tag, 'List your webhooks', 'webhooks', webhookJson, 'webhooks'),
   add: endpoint({
     tag,
+    scope: 'webhooks:write',
     summary: 'Add a webhook',
     description:
       'The answer carries the signing secret, shown this once. 503 when the server has no `WEBHOOK_SECRET_KEY`.',
@@ -60,10 +61,12 @@ const api = {
     tag,
     'Change a webhook (a disabled one is re-enabled)',
     webhookUpdateSchema,
+    'webhooks',
   ),
-  delete: deleteEndpoint(tag, 'Delete a webhook and its delivery log'),
+  delete: deleteEndpoint(tag, 'Delete a webhook and its delivery log', 'webhooks'),
   deliveries: endpoint({
     tag,
+    scope: 'webhooks:read',
     summary: "A webhook's recent delivery attempts, newest first",
     params: idParams,
     responses: {
