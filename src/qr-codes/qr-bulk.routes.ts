@@ -43,6 +43,7 @@ const api = {
     summary: `Create up to ${BULK_MAX_ITEMS} QR codes at once`,
     description:
       'Each item is a `qr/add` body; one result per item, in order: `{error: 0, id, link}` or `{error: 1, message, code, field}`.',
+    scope: 'qr:write',
     body: bulkBodySchema('qrs', 'a qr/add body'),
     responses: { 200: bulkResponse({ id: idJson, link: urlJson }, 'One result per item') },
     errors: [403],
@@ -52,6 +53,7 @@ const api = {
     summary: 'A ZIP of QR code images',
     description:
       'One file per code (`{name or qr}-{id}.{format}`), streamed as the images are read or drawn. Every code must be yours and rendered.',
+    scope: 'qr:read',
     query: downloadQuery,
     responses: { 200: { description: 'The ZIP', media: ['application/zip'] } },
     errors: [404, 409],
