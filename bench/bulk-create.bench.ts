@@ -7,7 +7,7 @@ import { listen } from '../src/server';
 import { startEmbeddedMongo } from '../src/shared/infra/embedded-mongo';
 import { createLogger } from '../src/shared/infra/logger';
 import { connectMongo, ensureIndexes } from '../src/shared/infra/mongo';
-import { createRedis, waitForRedis } from '../src/shared/infra/redis';
+import { createRedisClient, waitForRedis } from '../src/shared/infra/redis-connections';
 import { RedisKeys } from '../src/shared/infra/redis-keys';
 import { createUser } from '../src/users/users.service';
 import { createVisits } from '../src/visits/visit-recorder';
@@ -47,7 +47,7 @@ async function measure(uri: string): Promise<void> {
   });
   await connectMongo(uri, config.mongodbDbName);
   await ensureIndexes();
-  const redis = createRedis(config.redisUrl);
+  const redis = createRedisClient(config.redis, 'request');
   await waitForRedis(redis);
   const logger = createLogger('silent');
   const keys = new RedisKeys(config.redisPrefix);

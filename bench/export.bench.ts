@@ -8,7 +8,7 @@ import { createQrRenderQueue } from '../src/qr-codes/qr-codes.jobs';
 import { startEmbeddedMongo } from '../src/shared/infra/embedded-mongo';
 import { createLogger } from '../src/shared/infra/logger';
 import { connectMongo, disconnectMongo, ensureIndexes } from '../src/shared/infra/mongo';
-import { createRedis, waitForRedis } from '../src/shared/infra/redis';
+import { standaloneRedis, waitForRedis } from '../src/shared/infra/redis-connections';
 import { RedisKeys } from '../src/shared/infra/redis-keys';
 import { listen } from '../src/server';
 import { VisitBucket } from '../src/visits/visit.model';
@@ -41,7 +41,7 @@ async function serve(mode: Exclude<Mode, 'main'>): Promise<void> {
   const config = loadConfig(process.env);
   await connectMongo(process.env.MONGODB_URI as string, config.mongodbDbName);
   const logger = createLogger('warn');
-  const redis = createRedis(config.redisUrl);
+  const redis = standaloneRedis(config.redisUrl, 'request');
   await waitForRedis(redis);
   const keys = new RedisKeys(config.redisPrefix);
   const visits = createVisits({ redis, keys, logger, salt: 'bench', countryHeader: undefined });

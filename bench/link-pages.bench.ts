@@ -7,7 +7,7 @@ import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import { startEmbeddedMongo } from '../src/shared/infra/embedded-mongo';
 import { connectMongo, disconnectMongo, ensureIndexes } from '../src/shared/infra/mongo';
-import { createRedis, waitForRedis } from '../src/shared/infra/redis';
+import { standaloneRedis, waitForRedis } from '../src/shared/infra/redis-connections';
 import { RedisKeys } from '../src/shared/infra/redis-keys';
 import { visitBacklog } from '../src/visits/visit-drainer';
 import { DRAINER_GROUP, visitStreamKey } from '../src/visits/visit-stream';
@@ -180,7 +180,7 @@ async function main(): Promise<void> {
     MONGODB_DB: `bench_${runId}`,
     REDIS_PREFIX: prefix,
   };
-  const redis = createRedis(REDIS_URL);
+  const redis = standaloneRedis(REDIS_URL, 'request');
   const children: ChildProcess[] = [];
   try {
     await connectMongo(engine.uri, env.MONGODB_DB);

@@ -1,6 +1,13 @@
 import ipaddr from 'ipaddr.js';
 import Joi from 'joi';
 import { mergeRateLimits, parsePlans, PlansConfigError, type Plan } from './plans/plans.config';
+import {
+  parseRedisConfig,
+  redisConfigSchema,
+  RedisConfigError,
+  type RedisConfig,
+  type RedisEnv,
+} from './shared/infra/redis-config';
 
 /** MongoDB read preferences MONGODB_READ_PREFERENCE may name (statistics and exports only). */
 export const READ_PREFERENCES = [
@@ -28,7 +35,11 @@ export interface Config {
   readonly mongodbReadPreference: ReadPreference;
   /** The mongod a start without MONGODB_URI runs; unset: the PATH's, else a downloaded one. */
   readonly mongodBinary: string | undefined;
+  /** REDIS_URL as given; `redis` says which Redis is used (standalone, Sentinel or cluster). */
   readonly redisUrl: string;
+  readonly redis: RedisConfig;
+  /** Streams the click queue is split into (keys in different cluster slots). */
+  readonly visitStreamPartitions: number;
   /** Prefix of every Redis key this service writes, so several deployments can share one Redis. */
   readonly redisPrefix: string;
   /** Requests per window by plan name, from PLAN_RATE_LIMITS and each plan's `rateLimit`. */
@@ -154,9 +165,7 @@ const schema = Joi.object({
     .valid(...READ_PREFERENCES)
     .default('primary'),
   MONGOD_BINARY: Joi.string(),
-  REDIS_URL: Joi.string()
-    .uri({ scheme: ['redis', 'rediss'] })
-    .default('redis://127.0.0.1:6379'),
+  ...redisConfigSchema,
   REDIS_PREFIX: Joi.string()
     .pattern(/^[A-Za-z0-9:_-]{1,64}$/)
     .default('linkqr:'),
@@ -200,6 +209,7 @@ const schema = Joi.object({
   VISIT_RETENTION_DAYS: Joi.number().integer().min(1).max(36_500).empty(''),
   // Clicks must reach the statistics within seconds: a linger is a fraction of one.
   VISIT_DRAIN_LINGER_MS: Joi.number().integer().min(0).max(1000).empty('').default(200),
+  VISIT_STREAM_PARTITIONS: Joi.number().integer().min(1).max(64).empty('').default(4),
   WEBHOOK_SECRET_KEY: Joi.string()
     .pattern(/^[0-9a-fA-F]{64}$/)
     .empty('')
@@ -288,62 +298,68 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const variable = error.details[0]?.path.join('.') ?? 'unknown';
     throw new ConfigError(`Invalid configuration: ${variable}: ${error.message}`);
   }
-  const v = value as Record<string, unknown> & {
-    NODE_ENV: Config['env'];
-    PORT: number;
-    PUBLIC_URL?: string;
-    APP_URL?: string;
-    MONGODB_URI?: string;
-    MONGODB_DB?: string;
-    MONGODB_READ_PREFERENCE: ReadPreference;
-    MONGOD_BINARY?: string;
-    REDIS_URL: string;
-    REDIS_PREFIX: string;
-    PLAN_RATE_LIMITS: string;
-    PLANS?: string;
-    DEFAULT_RATE_LIMIT: number;
-    ANONYMOUS_RATE_LIMIT: number;
-    RATE_LIMIT_WINDOW_MS: number;
-    BODY_LIMIT: string;
-    LOG_LEVEL: string;
-    TRUST_PROXY: number | string;
-    SHUTDOWN_TIMEOUT_MS: number;
-    DOMAIN_CHECK: 'dns' | 'off';
-    DOMAIN_TARGETS: string;
-    COUNTRY_HEADER?: string;
-    VISITOR_SALT?: string;
-    LOGO_DIR: string;
-    LOGO_ALLOW_PRIVATE: string;
-    QR_CONCURRENCY: number;
-    QR_IMAGE_WAIT_MS: number;
-    RUNTIME_DIR: string;
-    CORS_ORIGINS: string;
-    METRICS_TOKEN?: string;
-    CONTACT_DAILY_LIMIT: number;
-    WORKER_PORT: number;
-    WORKER_HOST: string;
-    VISIT_RETENTION_DAYS?: number;
-    VISIT_DRAIN_LINGER_MS: number;
-    WEBHOOK_SECRET_KEY?: string;
-    WEBHOOK_ALLOW_PRIVATE: string;
-    IMPORT_ALLOW_PRIVATE: string;
-    WEBHOOK_RETRY_DELAY_MS: number;
-    WEBHOOK_ATTEMPTS: number;
-    SESSION_SECRET?: string;
-    SESSION_TTL_SECONDS: number;
-    SESSION_MAX_AGE_SECONDS: number;
-    SIGNIN_LIMIT_PER_IP: number;
-    SIGNIN_LIMIT_PER_ACCOUNT: number;
-    SIGNIN_PAGE_LIMIT_PER_IP: number;
-    SIGNIN_WINDOW_MS: number;
-    LOG_FORMAT: NewcomerConfig['logFormat'];
-    GENERATE_SECRETS?: string;
-  };
+  const v = value as Record<string, unknown> &
+    RedisEnv & {
+      NODE_ENV: Config['env'];
+      PORT: number;
+      PUBLIC_URL?: string;
+      APP_URL?: string;
+      MONGODB_URI?: string;
+      MONGODB_DB?: string;
+      MONGODB_READ_PREFERENCE: ReadPreference;
+      MONGOD_BINARY?: string;
+      REDIS_URL: string;
+      REDIS_PREFIX: string;
+      PLAN_RATE_LIMITS: string;
+      PLANS?: string;
+      DEFAULT_RATE_LIMIT: number;
+      ANONYMOUS_RATE_LIMIT: number;
+      RATE_LIMIT_WINDOW_MS: number;
+      BODY_LIMIT: string;
+      LOG_LEVEL: string;
+      TRUST_PROXY: number | string;
+      SHUTDOWN_TIMEOUT_MS: number;
+      DOMAIN_CHECK: 'dns' | 'off';
+      DOMAIN_TARGETS: string;
+      COUNTRY_HEADER?: string;
+      VISITOR_SALT?: string;
+      LOGO_DIR: string;
+      LOGO_ALLOW_PRIVATE: string;
+      QR_CONCURRENCY: number;
+      QR_IMAGE_WAIT_MS: number;
+      RUNTIME_DIR: string;
+      CORS_ORIGINS: string;
+      METRICS_TOKEN?: string;
+      CONTACT_DAILY_LIMIT: number;
+      WORKER_PORT: number;
+      WORKER_HOST: string;
+      VISIT_RETENTION_DAYS?: number;
+      VISIT_DRAIN_LINGER_MS: number;
+      VISIT_STREAM_PARTITIONS: number;
+      WEBHOOK_SECRET_KEY?: string;
+      WEBHOOK_ALLOW_PRIVATE: string;
+      IMPORT_ALLOW_PRIVATE: string;
+      WEBHOOK_RETRY_DELAY_MS: number;
+      WEBHOOK_ATTEMPTS: number;
+      SESSION_SECRET?: string;
+      SESSION_TTL_SECONDS: number;
+      SESSION_MAX_AGE_SECONDS: number;
+      SIGNIN_LIMIT_PER_IP: number;
+      SIGNIN_LIMIT_PER_ACCOUNT: number;
+      SIGNIN_PAGE_LIMIT_PER_IP: number;
+      SIGNIN_WINDOW_MS: number;
+      LOG_FORMAT: NewcomerConfig['logFormat'];
+      GENERATE_SECRETS?: string;
+    };
   let plans: readonly Plan[];
+  let redis: RedisConfig;
   try {
     plans = parsePlans(v.PLANS);
+    redis = parseRedisConfig(v);
   } catch (err) {
-    if (err instanceof PlansConfigError) throw new ConfigError(err.message);
+    if (err instanceof PlansConfigError || err instanceof RedisConfigError) {
+      throw new ConfigError(err.message);
+    }
     throw err;
   }
   const publicUrl = (v.PUBLIC_URL ?? `http://localhost:${v.PORT}`).replace(/\/+$/, '');
@@ -357,6 +373,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mongodbReadPreference: v.MONGODB_READ_PREFERENCE,
     mongodBinary: v.MONGOD_BINARY,
     redisUrl: v.REDIS_URL,
+    redis,
+    visitStreamPartitions: v.VISIT_STREAM_PARTITIONS,
     redisPrefix: v.REDIS_PREFIX,
     planRateLimits: Object.freeze(mergeRateLimits(parsePlanLimits(v.PLAN_RATE_LIMITS), plans)),
     plans,

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './shared/infra/redis-connections';
 import type { Config } from './config';
 import type { Clock } from './shared/cache/cache-bus';
 import type { DomainResolver } from './domains/domain-check';
@@ -13,7 +13,7 @@ import type { WebhookEvents } from './webhooks/webhooks.jobs';
 export interface AppDeps {
   config: Config;
   logger: Logger;
-  redis: Redis;
+  redis: RedisClient;
   keys: RedisKeys;
   /** Records link clicks and QR scans; reads their statistics. */
   visits: Visits;

@@ -3,7 +3,7 @@ import { loadSessionSecret } from './dashboard/session-secret';
 import { openDatabase } from './shared/infra/database';
 import { createLogger, resolveLogFormat } from './shared/infra/logger';
 import { loadProcessConfig, logRuntimeSecrets } from './shared/infra/process-config';
-import { createRedis, waitForRedis } from './shared/infra/redis';
+import { createRedisClient, waitForRedis } from './shared/infra/redis-connections';
 import { RedisKeys } from './shared/infra/redis-keys';
 import { onShutdown } from './shared/infra/shutdown';
 import { createQrRenderQueue } from './qr-codes/qr-codes.jobs';
@@ -25,19 +25,26 @@ export async function main(): Promise<void> {
   logRuntimeSecrets(logger, secrets);
   const database = await openDatabase(config, logger);
   await reportWebhookKey(config, logger);
-  const redis = createRedis(config.redisUrl);
-  redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+  const redis = createRedisClient(config.redis, 'request');
+  redis.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis connection error'));
   await waitForRedis(redis);
 
   const keys = new RedisKeys(config.redisPrefix);
   const salt = await loadVisitorSalt(config.visitorSalt);
-  const visits = createVisits({ redis, keys, logger, salt, countryHeader: config.countryHeader });
+  const visits = createVisits({
+    redis,
+    keys,
+    logger,
+    salt,
+    countryHeader: config.countryHeader,
+    partitions: config.visitStreamPartitions,
+  });
   // BullMQ defines its ~60 scripts on the connection it is given, and ioredis copies every one onto
   // each auto-pipeline: on the clicks' connection that was a 142-property object per event-loop
   // turn of redirects. The queues get a connection of their own (same fail-fast options), without
   // auto-pipelining, so a job added is not a pipeline carrying those scripts either.
-  const queues = createRedis(config.redisUrl, { enableAutoPipelining: false });
-  queues.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+  const queues = createRedisClient(config.redis, 'queue');
+  queues.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis connection error'));
   await waitForRedis(queues);
   const qrQueue = createQrRenderQueue({ connection: queues, keys, logger });
   const webhooks = createWebhookEvents({

@@ -4,7 +4,7 @@ import mongoose from 'mongoose';
 import { errorHandler } from '../src/shared/errors/error-handler';
 import { createLogger } from '../src/shared/infra/logger';
 import { connectMongo } from '../src/shared/infra/mongo';
-import { createRedis } from '../src/shared/infra/redis';
+import { standaloneRedis } from '../src/shared/infra/redis-connections';
 import { listen } from '../src/server';
 import { startTestApp, type TestApp } from './support/app-harness';
 import { state, testDbName } from './support/environment';
@@ -120,7 +120,9 @@ describe('error responses', () => {
 
   describe('when Redis is down', () => {
     it('answers 503 at once, and /readyz says which dependency is down', async () => {
-      const deadRedis = createRedis('redis://127.0.0.1:1', { retryStrategy: () => null });
+      const deadRedis = standaloneRedis('redis://127.0.0.1:1', 'request', {
+        retryStrategy: () => null,
+      });
       deadRedis.on('error', () => undefined);
       const down = await startTestApp({}, { redis: deadRedis });
       try {

@@ -1,3 +1,4 @@
+import { dailySketchKey } from '../src/stats/stats-rollup';
 import { expect } from 'chai';
 import { VisitHour, VisitHourLabel } from '../src/stats/stats.model';
 import { startTestApp, type TestApp } from './support/app-harness';
@@ -167,7 +168,7 @@ describe('statistics over time', () => {
     await applyPastVisits(app, { kind: 'link', id: link.id }, [{ at: '2024-02-01T10:00:00Z' }]);
     const target = `link:${link.id}`;
     expect(await VisitHour.countDocuments({ target })).to.equal(1);
-    const sketch = app.deps.keys.key('visits', 'day', `${target}|2024-02-01`);
+    const sketch = dailySketchKey(app.deps.keys, `${target}|2024-02-01`);
     expect(await app.deps.redis.exists(sketch)).to.equal(1);
 
     await api.delete(`/api/url/${link.id}/delete`);

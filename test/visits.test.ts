@@ -3,13 +3,18 @@ import express from 'express';
 import { Redis } from 'ioredis';
 import { listen, type RunningServer } from '../src/server';
 import { createLogger } from '../src/shared/infra/logger';
-import { createRedis, createWorkerRedis, waitForRedis } from '../src/shared/infra/redis';
+import { standaloneRedis, waitForRedis } from '../src/shared/infra/redis-connections';
 import { RedisKeys } from '../src/shared/infra/redis-keys';
 import { listVisits } from '../src/visits/visits.service';
-import { VisitDrainer, visitBacklog } from '../src/visits/visit-drainer';
+import { partitionEntryId, VisitDrainer, visitBacklog } from '../src/visits/visit-drainer';
 import { createVisits, type Visits } from '../src/visits/visit-recorder';
 import { applyVisits } from '../src/visits/visit-apply';
-import { decodeVisit, visitStreamKey } from '../src/visits/visit-stream';
+import {
+  decodeVisit,
+  DEFAULT_VISIT_PARTITIONS,
+  visitPartitionOf,
+  visitStreamKey,
+} from '../src/visits/visit-stream';
 import type { VisitKind } from '../src/visits/visits.types';
 import { testRedisPrefix } from './support/environment';
 import { request } from './support/http';
@@ -33,8 +38,8 @@ describe('visit recording and statistics', () => {
 
   before(async () => {
     keys = new RedisKeys(`${testRedisPrefix}${uniqueName('visits')}:`);
-    redis = createRedis('redis://127.0.0.1:6379');
-    drainerRedis = createWorkerRedis('redis://127.0.0.1:6379');
+    redis = standaloneRedis('redis://127.0.0.1:6379', 'request');
+    drainerRedis = standaloneRedis('redis://127.0.0.1:6379', 'blocking');
     await waitForRedis(redis);
     visits = createVisits({
       redis,
@@ -147,7 +152,9 @@ describe('visit recording and statistics', () => {
 
   it('takes over the entries a drainer read but never acknowledged, counting each once', async () => {
     const stored = nextTarget++;
-    const unstored = nextTarget++;
+    // Both in one partition, which the dead consumer reads.
+    const unstored = stored + DEFAULT_VISIT_PARTITIONS;
+    const partition = visitPartitionOf('qr', stored, DEFAULT_VISIT_PARTITIONS);
     await hit(stored, { 'user-agent': chrome });
     await hit(unstored, { 'user-agent': chrome });
     await new VisitDrainer({ redis: drainerRedis, keys, logger }).ensureGroup();
@@ -159,11 +166,12 @@ describe('visit recording and statistics', () => {
       'COUNT',
       10,
       'STREAMS',
-      visitStreamKey(keys),
+      visitStreamKey(keys, partition),
       '>',
     )) as Array<[string, Array<[string, string[]]>]>;
     const [firstId, firstFields] = entries[0] as [string, string[]];
-    await applyVisits([{ entryId: firstId, visit: decodeVisit(firstFields)! }], redis, keys);
+    const entryId = partitionEntryId(partition, firstId);
+    await applyVisits([{ entryId, visit: decodeVisit(firstFields)! }], redis, keys);
     await new Promise((r) => setTimeout(r, 30));
 
     const rescuer = new VisitDrainer({ redis: drainerRedis, keys, logger, claimIdleMs: 10 });
@@ -195,7 +203,9 @@ describe('visit recording and statistics', () => {
 
   it('writes straight to MongoDB when Redis refuses the entry, so nothing is lost', async () => {
     const id = nextTarget++;
-    const deadRedis = createRedis('redis://127.0.0.1:1', { retryStrategy: () => null });
+    const deadRedis = standaloneRedis('redis://127.0.0.1:1', 'request', {
+      retryStrategy: () => null,
+    });
     deadRedis.on('error', () => undefined);
     const offline = createVisits({
       redis: deadRedis,

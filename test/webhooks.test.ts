@@ -1,3 +1,4 @@
+import { visitPartitionOf } from '../src/visits/visit-stream';
 import { UnrecoverableError, type Job } from 'bullmq';
 import { expect } from 'chai';
 import { Webhook } from '../src/webhooks/webhook.model';
@@ -7,7 +8,7 @@ import { hasSubscribers, webhookSubscribersFor } from '../src/webhooks/webhook-s
 import type { WebhookJob } from '../src/webhooks/webhooks.jobs';
 import { createWebhookDeliveryProcessor } from '../workers/webhooks/webhook-delivery.processor';
 import { rejection } from './support/rejection';
-import { createWorkerRedis } from '../src/shared/infra/redis';
+import { standaloneRedis } from '../src/shared/infra/redis-connections';
 import { VisitDrainer } from '../src/visits/visit-drainer';
 import { startQrRenderWorker } from '../workers/qr-render/qr-render.worker';
 import {
@@ -156,36 +157,46 @@ describe('webhooks', () => {
     ] as const)
       await visit(app, `/${link.alias}`, { headers: { 'user-agent': ua } });
 
-    const redis = createWorkerRedis(app.config.redisUrl);
+    const redis = standaloneRedis(app.config.redisUrl, 'blocking');
     try {
       const drainer = new VisitDrainer({
         redis,
         keys: app.deps.keys,
         logger: app.deps.logger,
         onApplied: clicksWebhookHook(app.deps.webhooks!, app.deps.logger),
+        partitions: app.config.visitStreamPartitions,
       });
       await drainer.drainAvailable();
     } finally {
       redis.disconnect();
     }
+    // A batch is drained per partition of the click stream: one delivery for each.
+    const batches = new Set(
+      [one, two].map((l) => visitPartitionOf('link', l.id, app.config.visitStreamPartitions)),
+    ).size;
     await eventually(
-      async () => (await deliveriesOf(api, hook.id)).length === 1,
+      async () => (await deliveriesOf(api, hook.id)).length === batches,
       'the batch is delivered',
       15_000,
     );
-    expect(receiver.received).to.have.length(1);
-    const body = JSON.parse(receiver.received[0]?.body ?? '') as {
-      event: string;
-      data: { clicks: Array<{ type: string; id: number; clicks: number }> };
-    };
-    expect(body.event).to.equal('clicks');
-    const byId = Object.fromEntries(body.data.clicks.map((c) => [c.id, [c.type, c.clicks]]));
+    expect(receiver.received).to.have.length(batches);
+    const bodies = receiver.received.map(
+      (r) =>
+        JSON.parse(r.body) as {
+          event: string;
+          data: { clicks: Array<{ type: string; id: number; clicks: number }> };
+        },
+    );
+    expect(bodies.map((b) => b.event)).to.deep.equal(bodies.map(() => 'clicks'));
+    const byId = Object.fromEntries(
+      bodies.flatMap((b) => b.data.clicks).map((c) => [c.id, [c.type, c.clicks]]),
+    );
     expect(byId).to.deep.equal({ [one.id]: ['link', 2], [two.id]: ['link', 1] });
   });
 
   it("a clicks webhook added or changed drops the worker process's cached answer", async () => {
     // A connection of its own: the bus and caches of another process, as in the worker.
-    const workerRedis = createWorkerRedis(app.config.redisUrl);
+    const workerRedis = standaloneRedis(app.config.redisUrl, 'blocking');
     try {
       const subscribers = webhookSubscribersFor({
         redis: workerRedis,

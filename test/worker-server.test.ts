@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import { loadConfig } from '../src/config';
 import type { RunningServer } from '../src/server';
-import { createRedis, waitForRedis } from '../src/shared/infra/redis';
+import { standaloneRedis, waitForRedis } from '../src/shared/infra/redis-connections';
 import { createWorkerMetrics } from '../workers/worker-metrics';
 import { startWorkerServer } from '../workers/worker-server';
 import { baseEnv } from './support/environment';
@@ -18,7 +18,7 @@ describe('the worker HTTP server (WORKER_PORT)', () => {
   let url: string;
 
   before(async () => {
-    redis = createRedis(loadConfig(baseEnv()).redisUrl);
+    redis = standaloneRedis(loadConfig(baseEnv()).redisUrl, 'request');
     redis.on('error', () => undefined);
     await waitForRedis(redis);
     server = await startWorkerServer({

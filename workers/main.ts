@@ -2,7 +2,7 @@ import { createQrRenderQueue } from '../src/qr-codes/qr-codes.jobs';
 import { openDatabase } from '../src/shared/infra/database';
 import { createLogger, resolveLogFormat } from '../src/shared/infra/logger';
 import { loadProcessConfig, logRuntimeSecrets } from '../src/shared/infra/process-config';
-import { createRedis, createWorkerRedis } from '../src/shared/infra/redis';
+import { createRedisClient } from '../src/shared/infra/redis-connections';
 import { RedisKeys } from '../src/shared/infra/redis-keys';
 import { onShutdown } from '../src/shared/infra/shutdown';
 import { userDeletionContextFor } from '../src/users/user-deletion';
@@ -28,12 +28,14 @@ async function main(): Promise<void> {
   );
   logRuntimeSecrets(logger, secrets);
   const database = await openDatabase(config, logger, 'shared');
-  const redis = createWorkerRedis(config.redisUrl);
-  redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+  const redis = createRedisClient(config.redis, 'blocking');
+  redis.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis connection error'));
   const keys = new RedisKeys(config.redisPrefix);
   // Events are queued on a connection of their own: the drainer blocks on `redis`.
-  const eventsRedis = createWorkerRedis(config.redisUrl);
-  eventsRedis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+  const eventsRedis = createRedisClient(config.redis, 'blocking');
+  eventsRedis.on('error', (err: Error) =>
+    logger.warn({ err: err.message }, 'redis connection error'),
+  );
   const events = createWebhookEvents({
     connection: eventsRedis,
     keys,
@@ -46,12 +48,13 @@ async function main(): Promise<void> {
     keys,
     logger,
     lingerMs: config.visitDrainLingerMs,
+    partitions: config.visitStreamPartitions,
     onApplied: clicksWebhookHook(events, logger),
   });
   drainer.start();
   const metrics = createWorkerMetrics();
   // The drainer blocks on its connection: the health check pings on one of its own.
-  const probe = createRedis(config.redisUrl);
+  const probe = createRedisClient(config.redis, 'probe');
   probe.on('error', () => undefined);
   // The render and webhook workers open their own connections.
   const qrWorker = startQrRenderWorker({

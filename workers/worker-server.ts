@@ -1,5 +1,5 @@
 import express from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../src/shared/infra/redis-connections';
 import { listen, type RunningServer } from '../src/server';
 import { notFound, unauthorized } from '../src/shared/errors/app-error';
 import { failureBody } from '../src/shared/errors/error-handler';
@@ -13,7 +13,7 @@ export interface WorkerServerDeps {
   host?: string;
   metrics: WorkerMetrics;
   metricsToken: string | undefined;
-  redis: Redis;
+  redis: RedisClient;
   /** False once the QR render worker has stopped. */
   rendering: () => boolean;
 }

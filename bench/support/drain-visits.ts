@@ -1,7 +1,7 @@
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/shared/infra/logger';
 import { connectMongo } from '../../src/shared/infra/mongo';
-import { createWorkerRedis } from '../../src/shared/infra/redis';
+import { standaloneRedis } from '../../src/shared/infra/redis-connections';
 import { RedisKeys } from '../../src/shared/infra/redis-keys';
 import { VisitDrainer } from '../../src/visits/visit-drainer';
 
@@ -10,7 +10,7 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env);
   await connectMongo(process.env.MONGODB_URI as string, config.mongodbDbName);
   const drainer = new VisitDrainer({
-    redis: createWorkerRedis(config.redisUrl),
+    redis: standaloneRedis(config.redisUrl, 'blocking'),
     keys: new RedisKeys(config.redisPrefix),
     logger: createLogger('warn', 'linkqr-bench-drainer'),
   });

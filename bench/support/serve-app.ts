@@ -7,9 +7,10 @@ import type { createQrRenderQueue as CreateQrRenderQueue } from '../../src/qr-co
 import type { createLogger as CreateLogger } from '../../src/shared/infra/logger';
 import type { connectMongo as ConnectMongo } from '../../src/shared/infra/mongo';
 import type {
-  createRedis as CreateRedis,
+  createRedisClient as CreateRedisClient,
+  RedisClient,
   waitForRedis as WaitForRedis,
-} from '../../src/shared/infra/redis';
+} from '../../src/shared/infra/redis-connections';
 import type { RedisKeys as RedisKeysClass } from '../../src/shared/infra/redis-keys';
 import type { createVisits as CreateVisits } from '../../src/visits/visit-recorder';
 
@@ -29,10 +30,20 @@ async function main(): Promise<void> {
   );
   const { createLogger } = load<{ createLogger: typeof CreateLogger }>('shared/infra/logger');
   const { connectMongo } = load<{ connectMongo: typeof ConnectMongo }>('shared/infra/mongo');
-  const { createRedis, waitForRedis } = load<{
-    createRedis: typeof CreateRedis;
-    waitForRedis: typeof WaitForRedis;
-  }>('shared/infra/redis');
+  // Older trees made connections in shared/infra/redis, from a URL only.
+  const hasConnections = (() => {
+    try {
+      requireFrom.resolve(path.join(root, 'src', 'shared/infra/redis-connections'));
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+  const connections = hasConnections
+    ? load<{ createRedisClient: typeof CreateRedisClient; waitForRedis: typeof WaitForRedis }>(
+        'shared/infra/redis-connections',
+      )
+    : undefined;
   const { RedisKeys } = load<{ RedisKeys: typeof RedisKeysClass }>('shared/infra/redis-keys');
   // Older trees (the benchmarks' baselines) kept the click pipeline under shared/.
   const visitsModule = ['visits/visit-recorder', 'shared/visits/visit-recorder'].find((m) => {
@@ -50,8 +61,18 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const logger = createLogger(config.logLevel, 'linkqr-bench-api');
   await connectMongo(process.env.MONGODB_URI as string, config.mongodbDbName);
-  const redis = createRedis(config.redisUrl);
-  await waitForRedis(redis);
+  let redis: RedisClient;
+  if (connections) {
+    redis = connections.createRedisClient(config.redis, 'request');
+    await connections.waitForRedis(redis);
+  } else {
+    const legacy = load<{
+      createRedis(url: string): RedisClient;
+      waitForRedis(redis: RedisClient): Promise<void>;
+    }>('shared/infra/redis');
+    redis = legacy.createRedis(config.redisUrl);
+    await legacy.waitForRedis(redis);
+  }
   const keys = new RedisKeys(config.redisPrefix);
   const visits = createVisits({
     redis,
@@ -59,6 +80,7 @@ async function main(): Promise<void> {
     logger,
     salt: 'bench-salt',
     countryHeader: undefined,
+    partitions: config.visitStreamPartitions,
   });
   const qrQueue = createQrRenderQueue({ connection: redis, keys, logger });
   const app = createApp({ config, logger, redis, keys, visits, qrQueue });

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../shared/infra/redis-connections';
 import type { RedisKeys } from '../shared/infra/redis-keys';
 
 /** The campaign's turn counter, shared by every API process. */
@@ -11,7 +11,7 @@ export function rotatorCounterKey(keys: RedisKeys, campaignId: number): string {
  * process takes its turn from the same sequence.
  */
 export async function pickInRotation<T>(
-  redis: Redis,
+  redis: RedisClient,
   counterKey: string,
   live: readonly T[],
 ): Promise<T | null> {

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../shared/infra/redis-connections';
 import type { Config } from '../config';
 import type { Invalidator } from '../shared/cache/shared-cache';
 import type { Logger } from '../shared/infra/logger';
@@ -9,7 +9,7 @@ export interface CliContext {
   apiKeys: Invalidator;
   /** For commands that queue work for the worker (`import`). */
   config?: Config;
-  redis?: Redis;
+  redis?: RedisClient;
   keys?: RedisKeys;
   logger?: Logger;
   /** Where a long command shows its progress (stderr unless a test says otherwise). */

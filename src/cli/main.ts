@@ -2,7 +2,7 @@ import { loadConfig } from '../config';
 import { AppError } from '../shared/errors/app-error';
 import { openDatabase } from '../shared/infra/database';
 import { createLogger } from '../shared/infra/logger';
-import { createRedis } from '../shared/infra/redis';
+import { createRedisClient } from '../shared/infra/redis-connections';
 import { RedisKeys } from '../shared/infra/redis-keys';
 import { ownedListsFor } from '../shared/db/owned-lists';
 import { apiKeyCacheFor } from '../users/api-key-cache';
@@ -28,7 +28,7 @@ async function main(argv: string[]): Promise<number> {
   // The migration command builds the indexes; the others need not check them.
   const database = await openDatabase(config, logger, 'shared', 'skip');
   // Connects only when a command publishes an invalidation.
-  const redis = createRedis(config.redisUrl, { lazyConnect: true, enableOfflineQueue: true });
+  const redis = createRedisClient(config.redis, 'cli');
   redis.on('error', () => undefined);
   const cacheDeps = { redis, keys: new RedisKeys(config.redisPrefix), logger };
   // Registered so that the commands' writes drop the API processes' cached lists.

@@ -1,9 +1,10 @@
 import type { Request, RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { clientKey } from '../shared/http/client-key';
-import { RedisStore, type RedisReply } from 'rate-limit-redis';
+import { RedisStore } from 'rate-limit-redis';
 import type { AppDeps } from '../deps';
 import { tooManyRequests } from '../shared/errors/app-error';
+import { scriptSafeSendCommand } from '../shared/infra/redis-connections';
 import { hashPassword, verifyPassword } from '../shared/secrets';
 import type { UserRecord } from '../users/user.model';
 import { findUserByEmail } from '../users/users.service';
@@ -50,8 +51,7 @@ export function signInPageLimit(deps: AppDeps): RequestHandler {
     passOnStoreError: false,
     store: new RedisStore({
       prefix: deps.keys.key('dashboard', 'signin', 'page', ''),
-      sendCommand: (command: string, ...args: string[]) =>
-        deps.redis.call(command, ...args) as Promise<RedisReply>,
+      sendCommand: scriptSafeSendCommand(deps.redis),
     }),
     handler: (_req, _res, next) => {
       const minutes = Math.ceil(signInWindowMs / 60_000);
@@ -82,8 +82,7 @@ export function signInThrottle(deps: AppDeps): RequestHandler[] {
       passOnStoreError: false,
       store: new RedisStore({
         prefix: deps.keys.key('dashboard', 'signin', scope, ''),
-        sendCommand: (command: string, ...args: string[]) =>
-          deps.redis.call(command, ...args) as Promise<RedisReply>,
+        sendCommand: scriptSafeSendCommand(deps.redis),
       }),
       handler: (_req, _res, next) => {
         const minutes = Math.ceil(signInWindowMs / 60_000);

@@ -1,5 +1,5 @@
 import { Queue, type JobsOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../shared/infra/redis-connections';
 import { bullPrefix } from '../qr-codes/qr-codes.jobs';
 import type { Logger } from '../shared/infra/logger';
 import type { RedisKeys } from '../shared/infra/redis-keys';
@@ -39,7 +39,7 @@ export interface ImportQueue {
 }
 
 export function createImportQueue(options: {
-  connection: Redis;
+  connection: RedisClient;
   keys: RedisKeys;
   logger: Logger;
 }): ImportQueue {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequestHandler } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../shared/infra/redis-connections';
 import { currentUser } from '../auth/auth.middleware';
 import { serviceUnavailable } from '../shared/errors/app-error';
 import type { RedisKeys } from '../shared/infra/redis-keys';
@@ -15,7 +15,7 @@ interface OwnedCounter {
 
 export interface PlanLimitDeps {
   config: { plans: readonly Plan[] };
-  redis: Redis;
+  redis: RedisClient;
   keys: RedisKeys;
 }
 

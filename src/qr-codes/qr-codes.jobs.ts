@@ -1,5 +1,5 @@
 import { Queue, type JobsOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../shared/infra/redis-connections';
 import type { Logger } from '../shared/infra/logger';
 import type { RedisKeys } from '../shared/infra/redis-keys';
 import type { QrCodeRecord } from './qr-code.model';
@@ -70,9 +70,12 @@ export const qrRenderJobOptions: JobsOptions = {
   removeOnFail: { age: 7 * 24 * 3600, count: 1000 },
 };
 
-/** BullMQ's key prefix, under the service's own, so deployments and test runs never collide. */
+/**
+ * BullMQ's key prefix, under the service's own, so deployments and test runs never collide.
+ * Hash-tagged: BullMQ's scripts touch several keys of a queue, which a cluster needs in one slot.
+ */
 export function bullPrefix(keys: RedisKeys): string {
-  return keys.key('bull');
+  return keys.slotted('bull');
 }
 
 /** One job id per render version: queueing the same version twice while it waits adds nothing. */
@@ -95,7 +98,7 @@ export interface QrRenderQueue {
  * Redis down `enqueue` fails at once and the API answers 503 instead of hanging.
  */
 export function createQrRenderQueue(options: {
-  connection: Redis;
+  connection: RedisClient;
   keys: RedisKeys;
   logger: Logger;
 }): QrRenderQueue {

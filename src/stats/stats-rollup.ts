@@ -1,5 +1,5 @@
 import type { AnyBulkWriteOperation } from 'mongoose';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../shared/infra/redis-connections';
 import type { RedisKeys } from '../shared/infra/redis-keys';
 import type { BucketDoc, BucketVisit } from '../visits/visit-buckets';
 import type { RollupContributor, RollupIncrement } from '../visits/visit-rollups';
@@ -19,8 +19,9 @@ export function sketchName(target: string, at: number | Date): string {
   return `${target}|${new Date(at).toISOString().slice(0, 10)}`;
 }
 
+/** In one slot: statistics count the union of several days' and targets' sketches (PFCOUNT). */
 export function dailySketchKey(keys: RedisKeys, sketch: string): string {
-  return keys.key('visits', 'day', sketch);
+  return keys.slotted('visits:day', sketch);
 }
 
 function hourSetKey(keys: RedisKeys, id: string): string {
@@ -122,7 +123,7 @@ export const hourlyLabelsRollup: RollupContributor = (buckets) => {
  */
 export async function writeHourlyUniques(
   buckets: readonly BucketDoc[],
-  redis: Redis,
+  redis: RedisClient,
   keys: RedisKeys,
 ): Promise<void> {
   const hours = new Map<string, { target: string; hour: Date; visitors: Set<string> }>();
@@ -145,18 +146,22 @@ export async function writeHourlyUniques(
     }
   }
   if (hours.size === 0) return;
-  const pipeline = redis.pipeline();
-  for (const [id, h] of hours) {
-    pipeline.sadd(hourSetKey(keys, id), ...h.visitors);
-    pipeline.expire(hourSetKey(keys, id), HOUR_SET_TTL_S);
-    pipeline.pfadd(dailySketchKey(keys, sketchName(h.target, h.hour)), ...h.visitors);
-  }
-  const replies = await pipeline.exec().catch(() => null);
-  if (!replies) return;
+  // One command each, not one pipeline: on a cluster these keys live on different nodes.
+  const added = await Promise.all(
+    [...hours].map(([id, h]) =>
+      Promise.all([
+        redis.sadd(hourSetKey(keys, id), ...h.visitors),
+        redis.expire(hourSetKey(keys, id), HOUR_SET_TTL_S),
+        redis.pfadd(dailySketchKey(keys, sketchName(h.target, h.hour)), ...h.visitors),
+      ]).then(
+        ([n]) => n,
+        () => 0,
+      ),
+    ),
+  );
   const ops: Array<AnyBulkWriteOperation<VisitHourRecord>> = [];
   [...hours.values()].forEach((h, i) => {
-    const [err, added] = replies[i * 3] ?? [null, 0];
-    if (!err && Number(added) > 0)
+    if (Number(added[i] ?? 0) > 0)
       ops.push({
         updateOne: {
           filter: { target: h.target, hour: h.hour },
@@ -168,7 +173,11 @@ export async function writeHourlyUniques(
 }
 
 /** Removes the rollups and sketches of a deleted link or QR code. */
-export async function deleteRollups(target: string, redis: Redis, keys: RedisKeys): Promise<void> {
+export async function deleteRollups(
+  target: string,
+  redis: RedisClient,
+  keys: RedisKeys,
+): Promise<void> {
   const hours = await VisitHour.find({ target }).lean();
   const sketches = new Set(hours.map((h) => dailySketchKey(keys, h.sketch)));
   await Promise.all([VisitHour.deleteMany({ target }), VisitHourLabel.deleteMany({ target })]);

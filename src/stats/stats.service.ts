@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../shared/infra/redis-connections';
 import { analyticsReadPreference } from '../shared/infra/mongo';
 import type { RedisKeys } from '../shared/infra/redis-keys';
 import type { Dimension } from '../visits/visits.types';
@@ -45,7 +45,7 @@ function hourFilter(targets: string[], range: BucketRange) {
 async function pfcounts(
   groups: string[][],
   clicks: number[],
-  redis: Redis,
+  redis: RedisClient,
   keys: RedisKeys,
 ): Promise<number[]> {
   const pipeline = redis.pipeline();
@@ -74,7 +74,7 @@ async function uniquesPerBucket(
   range: BucketRange,
   points: SeriesPoint[],
   hourUniques: number[],
-  redis: Redis,
+  redis: RedisClient,
   keys: RedisKeys,
 ): Promise<{ perBucket: number[]; total: number }> {
   const sketches = await VisitHour.aggregate<{ _id: string }>([
@@ -127,7 +127,7 @@ export async function getSeries(
   targets: string[],
   range: BucketRange,
   by: Dimension | undefined,
-  redis: Redis,
+  redis: RedisClient,
   keys: RedisKeys,
 ): Promise<Series> {
   const points: SeriesPoint[] = range.starts.map((start) => ({

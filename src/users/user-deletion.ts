@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../shared/infra/redis-connections';
 import type { AppDeps } from '../deps';
 import { Bio } from '../bio/bio.model';
 import { deleteBioPage } from '../bio/bio.service';
@@ -31,7 +31,7 @@ import { User } from './user.model';
 import { UserDeletion } from './user-deletion.model';
 
 export interface UserDeletionContext {
-  redis: Redis;
+  redis: RedisClient;
   keys: RedisKeys;
   apiKeys: Invalidator;
   links: LinkInvalidator;
@@ -143,7 +143,10 @@ export async function cleanUpUser(userId: number, ctx: UserDeletionContext): Pro
     // Visitors' names, emails and messages go with the account they were sent to.
     OverlayResponse.deleteMany({ userId }),
     SplashPage.deleteMany({ userId }),
-    ctx.redis.del(`${ctx.keys.rateLimit()}${userRateLimitKey(userId)}`, ...rotators),
+    // One DEL per key: on a cluster they live in different slots.
+    ...[`${ctx.keys.rateLimit()}${userRateLimitKey(userId)}`, ...rotators].map((k) =>
+      ctx.redis.del(k),
+    ),
   ]);
   await ctx.campaignSlugs.invalidate(campaigns.flatMap((c) => (c.slug ? [c.slug] : [])));
   await UserDeletion.deleteOne({ _id: userId });

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../shared/infra/redis-connections';
 import type { RedisKeys } from '../shared/infra/redis-keys';
 
 /** A link's click limit as its cached target carries it. */
@@ -24,7 +24,7 @@ const COUNTER_TTL_S = 30 * 24 * 3600;
 
 export class ClickLimits {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: RedisKeys,
   ) {}
 

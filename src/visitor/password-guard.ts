@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../shared/infra/redis-connections';
 import type { RedisKeys } from '../shared/infra/redis-keys';
 
 export interface PasswordGuardLimits {
@@ -48,7 +48,7 @@ return 0
  */
 export class PasswordGuard {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: RedisKeys,
     /** A keyed hash of the client address (the visits module's), so no address reaches Redis. */
     private readonly hashClient: (ip: string) => string,
@@ -57,9 +57,10 @@ export class PasswordGuard {
 
   private keysFor(linkId: number, ip: string): [string, string] {
     const client = this.hashClient(ip);
+    // One slot per link: the script reads and counts both keys.
     return [
-      this.keys.key('links', 'pw', linkId, 'ip', client),
-      this.keys.key('links', 'pw', linkId, 'all'),
+      this.keys.slotted(`links:pw:${linkId}`, 'ip', client),
+      this.keys.slotted(`links:pw:${linkId}`, 'all'),
     ];
   }
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import mongoose, { type mongo } from 'mongoose';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../shared/infra/redis-connections';
 import { isOnlyDuplicateKeys } from '../shared/db/duplicate-key';
 import type { RedisKeys } from '../shared/infra/redis-keys';
 import {
@@ -150,18 +150,21 @@ async function countBuckets(
   if (failed) throw failed.reason;
 }
 
-async function addUniques(buckets: BucketDoc[], redis: Redis, keys: RedisKeys): Promise<void> {
-  const pipeline = redis.pipeline();
-  let any = false;
+async function addUniques(
+  buckets: BucketDoc[],
+  redis: RedisClient,
+  keys: RedisKeys,
+): Promise<void> {
+  const adds: Array<Promise<unknown>> = [];
   for (const bucket of buckets) {
     const people = bucket.visits.filter((v) => !v.bot).map((v) => v.visitor);
     if (people.length === 0) continue;
     const target = targetKey({ kind: bucket.kind, id: bucket.targetId });
-    pipeline.pfadd(uniqueVisitorsKey(keys, target), ...people);
-    any = true;
+    // One command each, not one pipeline: on a cluster the targets' keys live on several nodes.
+    adds.push(redis.pfadd(uniqueVisitorsKey(keys, target), ...people).catch(() => undefined));
   }
   // PFADD is idempotent. Uniques live in Redis; when it is down they may come out low.
-  if (any) await pipeline.exec().catch(() => undefined);
+  await Promise.all(adds);
 }
 
 export interface ApplyOptions {
@@ -183,7 +186,7 @@ export type VisitBatchHook = (buckets: readonly BucketDoc[]) => Promise<void>;
  */
 export async function applyVisits(
   batch: QueuedVisit[],
-  redis: Redis,
+  redis: RedisClient,
   keys: RedisKeys,
   options: ApplyOptions = {},
 ): Promise<number> {

@@ -1,10 +1,15 @@
 import type { Request } from 'express';
 import { LRUCache } from 'lru-cache';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../shared/infra/redis-connections';
 import type { Logger } from 'pino';
 import type { RedisKeys } from '../shared/infra/redis-keys';
 import { hashVisitor, resolveCountry } from './visit-capture';
-import { encodeVisit, visitStreamKey } from './visit-stream';
+import {
+  DEFAULT_VISIT_PARTITIONS,
+  encodeVisit,
+  visitPartitionOf,
+  visitStreamKeys,
+} from './visit-stream';
 import { VisitSpool, type VisitSpoolOptions, type VisitSpoolStats } from './visit-spool';
 import { deleteVisits, getClickCounts, getStatistics, getVariantClicks } from './visits.service';
 import type { CapturedVisit, Statistics, VisitKind, VisitTarget } from './visits.types';
@@ -23,6 +28,8 @@ export interface Visits extends VisitRecorder {
   deleteVisits(target: VisitTarget): Promise<void>;
   /** The deployment's keyed hash of a client address, for anything that must tell clients apart. */
   hashAddress(ip: string): string;
+  /** The partitions' streams the clicks are queued on (metrics). */
+  readonly streams: readonly string[];
   /** Clicks waiting in this process for Redis, and clicks lost (health and metrics). */
   spoolStats(): VisitSpoolStats;
   /** Flushes the spool at shutdown; what cannot be written is counted as lost. */
@@ -30,11 +37,13 @@ export interface Visits extends VisitRecorder {
 }
 
 export interface VisitRecorderOptions {
-  redis: Redis;
+  redis: RedisClient;
   keys: RedisKeys;
   logger: Logger;
   salt: string;
   countryHeader: string | undefined;
+  /** VISIT_STREAM_PARTITIONS: every API and worker process must use the same number. */
+  partitions?: number;
   /** Tuning of the spool that holds clicks while Redis is away. */
   spool?: Pick<VisitSpoolOptions, 'capacity' | 'mongoUp'>;
 }
@@ -98,8 +107,9 @@ export function captureVisit(
  */
 export function createVisits(options: VisitRecorderOptions): Visits {
   const { redis, keys, logger, salt, countryHeader } = options;
-  const stream = visitStreamKey(keys);
-  const spool = new VisitSpool({ redis, keys, logger, ...options.spool });
+  const partitions = options.partitions ?? DEFAULT_VISIT_PARTITIONS;
+  const streams = visitStreamKeys(keys, partitions);
+  const spool = new VisitSpool({ redis, keys, logger, partitions, ...options.spool });
   const hash = visitorHasher(salt);
   let queued: CapturedVisit[] = [];
 
@@ -109,11 +119,15 @@ export function createVisits(options: VisitRecorderOptions): Visits {
     queued = [];
     for (const visit of visits) {
       if (redis.status !== 'ready') spool.add(visit);
-      else redis.xadd(stream, '*', ...encodeVisit(visit)).catch(() => spool.add(visit));
+      else {
+        const stream = streams[visitPartitionOf(visit.kind, visit.targetId, partitions)] as string;
+        redis.xadd(stream, '*', ...encodeVisit(visit)).catch(() => spool.add(visit));
+      }
     }
   }
 
   return {
+    streams,
     record(target, req) {
       const visit = captureVisit(target, req, hash, countryHeader);
       if (queued.push(visit) === 1) setImmediate(send);

@@ -1,16 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../shared/infra/redis-connections';
 import type { Logger } from 'pino';
 import type { RedisKeys } from '../shared/infra/redis-keys';
 import { isMongoUp } from '../shared/infra/dependencies';
 import { applyVisits, BatchClock, type QueuedVisit } from './visit-apply';
-import { encodeVisit, visitStreamKey } from './visit-stream';
+import {
+  DEFAULT_VISIT_PARTITIONS,
+  encodeVisit,
+  visitPartitionOf,
+  visitStreamKey,
+} from './visit-stream';
 import type { CapturedVisit } from './visits.types';
 
 export interface VisitSpoolOptions {
-  redis: Redis;
+  redis: RedisClient;
   keys: RedisKeys;
   logger: Logger;
+  /** The click queue's partitions (VISIT_STREAM_PARTITIONS). */
+  partitions?: number;
   /** Visits held at most; past that a visit is dropped and counted as lost. */
   capacity?: number;
   batchSize?: number;
@@ -122,25 +129,45 @@ export class VisitSpool {
     }
     while (this.queue.length > 0) {
       const batch = this.queue.slice(0, this.batchSize);
-      const taken = (await this.toRedis(batch)) || (await this.toMongo(batch));
+      const queued = await this.toRedis(batch);
+      if (queued.size > 0) {
+        this.queue = this.queue.filter((visit) => !queued.has(visit));
+        continue;
+      }
+      const taken = await this.toMongo(batch);
       if (taken === 0) return;
       this.queue.splice(0, taken);
       if (this.halfApplied) return;
     }
   }
 
-  /** How many of the batch's first visits Redis queued (XADDs in one round trip). */
-  private async toRedis(batch: CapturedVisit[]): Promise<number> {
-    const { redis, keys } = this.options;
-    if (redis.status !== 'ready') return 0;
-    const stream = visitStreamKey(keys);
-    const pipeline = redis.pipeline();
-    for (const visit of batch) pipeline.xadd(stream, '*', ...encodeVisit(visit));
-    const results = await pipeline.exec().catch(() => null);
-    if (!results) return 0;
-    // Only a leading run of successes may leave the queue, or a retry would count one twice.
-    const firstFailure = results.findIndex(([err]) => err !== null);
-    return firstFailure === -1 ? results.length : firstFailure;
+  /**
+   * The visits of the batch Redis queued: one pipeline per partition (one slot each, so a cluster
+   * takes it), all at once. Only those queued leave the spool, or a retry would count one twice.
+   */
+  private async toRedis(batch: CapturedVisit[]): Promise<Set<CapturedVisit>> {
+    const { redis, keys, partitions = DEFAULT_VISIT_PARTITIONS } = this.options;
+    const queued = new Set<CapturedVisit>();
+    if (redis.status !== 'ready') return queued;
+    const byPartition = new Map<number, CapturedVisit[]>();
+    for (const visit of batch) {
+      const p = visitPartitionOf(visit.kind, visit.targetId, partitions);
+      const list = byPartition.get(p);
+      if (list) list.push(visit);
+      else byPartition.set(p, [visit]);
+    }
+    await Promise.all(
+      [...byPartition].map(async ([p, visits]) => {
+        const stream = visitStreamKey(keys, p);
+        const pipeline = redis.pipeline();
+        for (const visit of visits) pipeline.xadd(stream, '*', ...encodeVisit(visit));
+        const results = await pipeline.exec().catch(() => null);
+        results?.forEach(([err], i) => {
+          if (err === null) queued.add(visits[i] as CapturedVisit);
+        });
+      }),
+    );
+    return queued;
   }
 
   private async toMongo(batch: CapturedVisit[]): Promise<number> {

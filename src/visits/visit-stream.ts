@@ -1,10 +1,31 @@
 import type { RedisKeys } from '../shared/infra/redis-keys';
-import type { CapturedVisit } from './visits.types';
+import type { CapturedVisit, VisitKind } from './visits.types';
 
 export const DRAINER_GROUP = 'visit-drainers';
 
-export function visitStreamKey(keys: RedisKeys): string {
+/** VISIT_STREAM_PARTITIONS' default: enough for a few shards, cheap on one server. */
+export const DEFAULT_VISIT_PARTITIONS = 4;
+
+/**
+ * The stream of one partition of the click queue. Each partition is hash-tagged on its own, so a
+ * cluster spreads the partitions (and the clicks) over its shards rather than one taking all.
+ */
+export function visitStreamKey(keys: RedisKeys, partition = 0): string {
+  return keys.slotted(`visits:stream:${partition}`);
+}
+
+export function visitStreamKeys(keys: RedisKeys, partitions: number): string[] {
+  return Array.from({ length: partitions }, (_, p) => visitStreamKey(keys, p));
+}
+
+/** Where clicks were queued before partitions: drained on start, never written to. */
+export function legacyVisitStreamKey(keys: RedisKeys): string {
   return keys.key('visits', 'stream');
+}
+
+/** The partition of a target's clicks: all clicks of one link (or QR code) share one. */
+export function visitPartitionOf(kind: VisitKind, targetId: number, partitions: number): number {
+  return ((targetId % partitions) * 2 + (kind === 'qr' ? 1 : 0)) % partitions;
 }
 
 export function uniqueVisitorsKey(keys: RedisKeys, target: string): string {

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../shared/infra/redis-connections';
 import type { RedisKeys } from '../shared/infra/redis-keys';
 import { deleteRollups } from '../stats/stats-rollup';
 import { VisitBucket, VisitCount, VisitTotal, type StoredVisit } from './visit.model';
@@ -27,7 +27,7 @@ async function top(target: string, dim: Dimension): Promise<Record<string, strin
  */
 export async function getStatistics(
   target: VisitTarget,
-  redis: Redis,
+  redis: RedisClient,
   keys: RedisKeys,
 ): Promise<Statistics> {
   const key = targetKey(target);
@@ -73,7 +73,7 @@ export async function getClickCounts(kind: VisitKind, ids: number[]): Promise<Ma
 
 export async function deleteVisits(
   target: VisitTarget,
-  redis: Redis,
+  redis: RedisClient,
   keys: RedisKeys,
 ): Promise<void> {
   const key = targetKey(target);

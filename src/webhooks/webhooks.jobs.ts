@@ -1,5 +1,5 @@
 import { Queue, type JobsOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../shared/infra/redis-connections';
 import type { Logger } from '../shared/infra/logger';
 import type { RedisKeys } from '../shared/infra/redis-keys';
 import { bullPrefix } from '../qr-codes/qr-codes.jobs';
@@ -37,7 +37,7 @@ export interface WebhookEvents {
 }
 
 export function createWebhookEvents(options: {
-  connection: Redis;
+  connection: RedisClient;
   keys: RedisKeys;
   logger: Logger;
   retryDelayMs: number;

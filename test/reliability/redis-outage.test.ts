@@ -4,10 +4,9 @@ import type { LinkTarget } from '../../src/links/link-cache';
 import { CacheBus } from '../../src/shared/cache/cache-bus';
 import { SharedCache } from '../../src/shared/cache/shared-cache';
 import { createLogger } from '../../src/shared/infra/logger';
-import { createRedis, createWorkerRedis, waitForRedis } from '../../src/shared/infra/redis';
+import { standaloneRedis, waitForRedis } from '../../src/shared/infra/redis-connections';
 import { RedisKeys } from '../../src/shared/infra/redis-keys';
-import { VisitDrainer } from '../../src/visits/visit-drainer';
-import { visitStreamKey } from '../../src/visits/visit-stream';
+import { VisitDrainer, visitBacklog } from '../../src/visits/visit-drainer';
 import { createVisits } from '../../src/visits/visit-recorder';
 import { listVisits } from '../../src/visits/visits.service';
 import { startTestApp, type TestApp } from '../support/app-harness';
@@ -43,7 +42,7 @@ describe('Redis outage: redirects keep going, clicks wait and are counted (issue
       REDIS_URL: redisServer.url,
       REDIS_PREFIX: `${testRedisPrefix}${uniqueName('out')}:`,
     };
-    const redis = createRedis(redisServer.url);
+    const redis = standaloneRedis(redisServer.url, 'request');
     redis.on('error', () => undefined);
     await waitForRedis(redis);
     const keys = new RedisKeys(env.REDIS_PREFIX);
@@ -68,7 +67,7 @@ describe('Redis outage: redirects keep going, clicks wait and are counted (issue
   }
 
   async function drain(): Promise<void> {
-    const redis = createWorkerRedis(redisServer.url);
+    const redis = standaloneRedis(redisServer.url, 'blocking');
     try {
       await new VisitDrainer({
         redis,
@@ -90,7 +89,7 @@ describe('Redis outage: redirects keep going, clicks wait and are counted (issue
     // This Redis keeps nothing on disk: what it holds when killed is gone, so drain it first
     // (once the last click, queued after its response, is on the stream).
     await eventually(
-      async () => (await app.deps.redis.xlen(visitStreamKey(app.deps.keys))) === 10,
+      async () => (await visitBacklog(app.deps.redis, app.deps.keys)) === 10,
       'the clicks are queued',
     );
     await drain();
@@ -165,7 +164,7 @@ describe('Redis outage: redirects keep going, clicks wait and are counted (issue
   });
 
   it('serves cached links past their TTL while Redis is away, and reloads once it is back', async () => {
-    const redis = createRedis(redisServer.url);
+    const redis = standaloneRedis(redisServer.url, 'request');
     redis.on('error', () => undefined);
     await waitForRedis(redis);
     let now = 1_000_000;

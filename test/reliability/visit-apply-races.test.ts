@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import { mongo } from 'mongoose';
-import { createWorkerRedis } from '../../src/shared/infra/redis';
+import { standaloneRedis } from '../../src/shared/infra/redis-connections';
 import { RedisKeys } from '../../src/shared/infra/redis-keys';
 import { hourOf } from '../../src/stats/stats-rollup';
 import { VisitHour, VisitHourLabel } from '../../src/stats/stats.model';
@@ -61,7 +61,7 @@ describe('visit apply: two appliers creating the same new counters (issue 22, A1
   const realBulkWrite = mongo.Collection.prototype.bulkWrite;
 
   before(() => {
-    redis = createWorkerRedis('redis://127.0.0.1:6379');
+    redis = standaloneRedis('redis://127.0.0.1:6379', 'blocking');
   });
   beforeEach(() => {
     keys = new RedisKeys(`${testRedisPrefix}${uniqueName('race')}:`);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import { createLogger } from '../../src/shared/infra/logger';
-import { createWorkerRedis } from '../../src/shared/infra/redis';
+import { standaloneRedis } from '../../src/shared/infra/redis-connections';
 import { RedisKeys } from '../../src/shared/infra/redis-keys';
 import type { ApplyFaults } from '../../src/visits/visit-apply';
 import { VisitDrainer, visitBacklog } from '../../src/visits/visit-drainer';
@@ -45,7 +45,7 @@ describe('visit drainer: no click stranded or counted twice (issue 11)', () => {
     keys = new RedisKeys(`${testRedisPrefix}${uniqueName('drain')}:`);
   });
   before(() => {
-    redis = createWorkerRedis('redis://127.0.0.1:6379');
+    redis = standaloneRedis('redis://127.0.0.1:6379', 'blocking');
   });
   after(() => redis.disconnect());
 

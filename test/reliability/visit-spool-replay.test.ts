@@ -4,7 +4,7 @@ import { mongo } from 'mongoose';
 import { createLogger } from '../../src/shared/infra/logger';
 import { RedisKeys } from '../../src/shared/infra/redis-keys';
 import { VisitSpool } from '../../src/visits/visit-spool';
-import { visitStreamKey } from '../../src/visits/visit-stream';
+import { visitBacklog } from '../../src/visits/visit-drainer';
 import { VisitCount, VisitTotal } from '../../src/visits/visit.model';
 import { listVisits } from '../../src/visits/visits.service';
 import type { CapturedVisit } from '../../src/visits/visits.types';
@@ -96,7 +96,7 @@ describe('visit spool: a batch applied halfway into MongoDB, then retried (issue
     await spool.flush();
     expect(spool.stats()).to.deep.equal({ spooled: 0, lost: 0 });
     // The two later clicks went to the stream; the six half-applied ones never did.
-    expect(await redis.xlen(visitStreamKey(keys))).to.equal(2);
+    expect(await visitBacklog(redis, keys)).to.equal(2);
     await expectCountedOnce(targetId, 6);
     await spool.close();
   });

@@ -1,10 +1,13 @@
-import { Redis } from 'ioredis';
 import { createApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import type { AppDeps } from '../../src/deps';
 import { createQrRenderQueue } from '../../src/qr-codes/qr-codes.jobs';
 import { createLogger } from '../../src/shared/infra/logger';
-import { createRedis, waitForRedis } from '../../src/shared/infra/redis';
+import {
+  createRedisClient,
+  waitForRedis,
+  type RedisClient,
+} from '../../src/shared/infra/redis-connections';
 import { RedisKeys } from '../../src/shared/infra/redis-keys';
 import { listen } from '../../src/server';
 import { baseEnv } from './environment';
@@ -24,7 +27,7 @@ export async function startTestApp(
   extra: Partial<AppDeps> = {},
 ): Promise<TestApp> {
   const config = loadConfig({ ...baseEnv(), ...env });
-  const redis: Redis = extra.redis ?? createRedis(config.redisUrl);
+  const redis: RedisClient = extra.redis ?? createRedisClient(config.redis, 'request');
   redis.on('error', () => undefined);
   if (!extra.redis) await waitForRedis(redis);
   const logger = extra.logger ?? createLogger(config.logLevel);
@@ -40,6 +43,7 @@ export async function startTestApp(
       logger,
       salt: 'test-visitor-salt',
       countryHeader: config.countryHeader,
+      partitions: config.visitStreamPartitions,
     }),
     qrQueue: extra.qrQueue ?? createQrRenderQueue({ connection: redis, keys, logger }),
     webhooks:

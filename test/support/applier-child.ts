@@ -5,14 +5,14 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connectMongo, disconnectMongo } from '../../src/shared/infra/mongo';
-import { createWorkerRedis } from '../../src/shared/infra/redis';
+import { standaloneRedis } from '../../src/shared/infra/redis-connections';
 import { RedisKeys } from '../../src/shared/infra/redis-keys';
 import { applyVisits, BatchClock } from '../../src/visits/visit-apply';
 
 async function main(): Promise<void> {
   const [uri, dbName, prefix, target, batches, perBatch, startAt] = process.argv.slice(2);
   await connectMongo(uri as string, dbName);
-  const redis = createWorkerRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  const redis = standaloneRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', 'blocking');
   const keys = new RedisKeys(prefix as string);
   const clock = new BatchClock();
   await sleep(Math.max(0, Number(startAt) - Date.now()));

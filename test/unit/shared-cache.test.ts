@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { CacheBus } from '../../src/shared/cache/cache-bus';
 import { SharedCache, type SharedCacheOptions } from '../../src/shared/cache/shared-cache';
 import { createLogger } from '../../src/shared/infra/logger';
-import { createRedis, waitForRedis } from '../../src/shared/infra/redis';
+import { standaloneRedis, waitForRedis } from '../../src/shared/infra/redis-connections';
 import { testRedisPrefix } from '../support/environment';
 import { eventually } from '../support/links';
 import { uniqueName } from '../support/users';
@@ -31,7 +31,7 @@ describe('unit: shared cache', () => {
   let channel: string;
 
   async function connect(): Promise<Redis> {
-    const redis = createRedis(REDIS_URL);
+    const redis = standaloneRedis(REDIS_URL, 'request');
     connections.push(redis);
     await waitForRedis(redis);
     return redis;

@@ -4,7 +4,7 @@ import { IMPORT_QUEUE, type ImportJobData } from '../../src/imports/imports.jobs
 import { linkCacheFor } from '../../src/links/link-cache';
 import { bullPrefix } from '../../src/qr-codes/qr-codes.jobs';
 import type { Logger } from '../../src/shared/infra/logger';
-import { createRedis, createWorkerRedis } from '../../src/shared/infra/redis';
+import { createRedisClient } from '../../src/shared/infra/redis-connections';
 import type { RedisKeys } from '../../src/shared/infra/redis-keys';
 import { runImport } from './import.processor';
 
@@ -12,8 +12,10 @@ import { runImport } from './import.processor';
 export function startImportWorker(options: { config: Config; logger: Logger; keys: RedisKeys }) {
   const { config, logger, keys } = options;
   // New links drop cached "unknown alias" answers in every API process (see link-cache.ts).
-  const cacheRedis = createRedis(config.redisUrl);
-  cacheRedis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+  const cacheRedis = createRedisClient(config.redis, 'request');
+  cacheRedis.on('error', (err: Error) =>
+    logger.warn({ err: err.message }, 'redis connection error'),
+  );
   const cache = linkCacheFor({ redis: cacheRedis, keys, logger });
   const deps = {
     cache,
@@ -22,7 +24,7 @@ export function startImportWorker(options: { config: Config; logger: Logger; key
     secretKey: config.webhookSecretKey,
     http: { policy: { allowPrivate: config.importAllowPrivate } },
   };
-  const connection = createWorkerRedis(config.redisUrl);
+  const connection = createRedisClient(config.redis, 'blocking');
   connection.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
   const worker = new Worker<ImportJobData>(IMPORT_QUEUE, (job) => runImport(job.data, deps), {
     connection,

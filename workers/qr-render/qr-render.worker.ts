@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'bullmq';
 import type { Config } from '../../src/config';
 import type { Logger } from '../../src/shared/infra/logger';
-import { createWorkerRedis } from '../../src/shared/infra/redis';
+import { createRedisClient } from '../../src/shared/infra/redis-connections';
 import type { RedisKeys } from '../../src/shared/infra/redis-keys';
 import { QrCode } from '../../src/qr-codes/qr-code.model';
 import {
@@ -90,8 +90,10 @@ export function startQrRenderWorker(
   const { config, logger, keys } = deps;
   // A connection of its own (BullMQ adds a blocking one): another component may block on a
   // shared one, and a worker connection must never cut a blocking command short.
-  const connection = createWorkerRedis(config.redisUrl);
-  connection.on('error', (err) => logger.warn({ err: err.message }, 'qr worker redis error'));
+  const connection = createRedisClient(config.redis, 'blocking');
+  connection.on('error', (err: Error) =>
+    logger.warn({ err: err.message }, 'qr worker redis error'),
+  );
   const concurrency = options.concurrency ?? config.qrConcurrency;
   const pool = createRenderPool(...renderThreads(concurrency));
   const processor = createQrRenderProcessor({

@@ -1,7 +1,7 @@
 import { Worker } from 'bullmq';
 import type { Config } from '../../src/config';
 import type { Logger } from '../../src/shared/infra/logger';
-import { createWorkerRedis } from '../../src/shared/infra/redis';
+import { createRedisClient } from '../../src/shared/infra/redis-connections';
 import type { RedisKeys } from '../../src/shared/infra/redis-keys';
 import { bullPrefix } from '../../src/qr-codes/qr-codes.jobs';
 import { WEBHOOK_QUEUE, type WebhookJob } from '../../src/webhooks/webhooks.jobs';
@@ -23,8 +23,10 @@ export function startWebhookWorker(
   options: { concurrency?: number; timeoutMs?: number } = {},
 ): WebhookWorker {
   const { config, logger, keys } = deps;
-  const connection = createWorkerRedis(config.redisUrl);
-  connection.on('error', (err) => logger.warn({ err: err.message }, 'webhook worker redis error'));
+  const connection = createRedisClient(config.redis, 'blocking');
+  connection.on('error', (err: Error) =>
+    logger.warn({ err: err.message }, 'webhook worker redis error'),
+  );
   const processor = createWebhookDeliveryProcessor({
     secretKey: config.webhookSecretKey,
     policy: { allowPrivate: config.webhookAllowPrivate || config.logoAllowPrivate },

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import { duplicateRedisClient, type RedisClient } from '../infra/redis-connections';
 import type { Logger } from '../infra/logger';
 import type { RedisKeys } from '../infra/redis-keys';
 
@@ -31,7 +31,7 @@ const VALUE_MARK = '\u0000value';
 
 export class CacheBus {
   private readonly members = new Map<string, BusMember>();
-  private subscriber: Redis | undefined;
+  private subscriber: RedisClient | undefined;
   private liveWaiters: Array<() => void> = [];
   /**
    * Ends every message this bus publishes, to recognise its own echo. A key no cache holds, so
@@ -42,7 +42,7 @@ export class CacheBus {
   live = false;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly channel: string,
     private readonly logger: Logger,
     /** What the caches measure their TTLs on (the system clock unless a test sets one). */
@@ -104,7 +104,7 @@ export class CacheBus {
   /** Subscribes on first use, so building the app does no I/O. */
   start(): void {
     if (this.subscriber) return;
-    const sub = this.redis.duplicate({
+    const sub = duplicateRedisClient(this.redis, {
       enableOfflineQueue: true,
       maxRetriesPerRequest: null,
       autoResubscribe: false,
@@ -163,11 +163,11 @@ export class CacheBus {
   }
 }
 
-const buses = new WeakMap<Redis, CacheBus>();
+const buses = new WeakMap<RedisClient, CacheBus>();
 
 /** The bus of a process (keyed by its Redis connection, whose lifetime it shares). */
 export function cacheBusFor(deps: {
-  redis: Redis;
+  redis: RedisClient;
   keys: RedisKeys;
   logger: Logger;
   cacheClock?: Clock;

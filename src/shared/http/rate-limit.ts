@@ -1,12 +1,12 @@
 import type { Request, RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { clientKey } from './client-key';
-import type { Redis } from 'ioredis';
-import { RedisStore, type RedisReply } from 'rate-limit-redis';
+import { scriptSafeSendCommand, type RedisClient } from '../infra/redis-connections';
+import { RedisStore } from 'rate-limit-redis';
 import { tooManyRequests } from '../errors/app-error';
 
 export interface RateLimitOptions {
-  redis: Redis;
+  redis: RedisClient;
   prefix: string;
   windowMs: number;
   planLimits: Readonly<Record<string, number>>;
@@ -62,8 +62,7 @@ export function createRateLimiter(options: RateLimitOptions): RequestHandler {
     passOnStoreError: false,
     store: new RecoveringRedisStore({
       prefix: options.prefix,
-      sendCommand: (command: string, ...args: string[]) =>
-        redis.call(command, ...args) as Promise<RedisReply>,
+      sendCommand: scriptSafeSendCommand(redis),
     }),
     handler: (req, _res, next, opts) => {
       const resetTime = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit

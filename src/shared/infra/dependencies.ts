@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connections';
 import mongoose from 'mongoose';
 import { serviceUnavailable } from '../errors/app-error';
 
@@ -77,7 +77,7 @@ export function isMongoError(err: unknown): boolean {
   return err instanceof Error && /^Mongo/.test(err.name);
 }
 
-export function isRedisUp(redis: Redis): boolean {
+export function isRedisUp(redis: RedisClient): boolean {
   return redis.status === 'ready';
 }
 
@@ -92,7 +92,7 @@ export function assertMongoUp(): void {
  * Answers 503 at once while Redis or MongoDB is known to be down, instead of letting the request
  * wait for a timeout: every API call needs both (keys, rate limits, records).
  */
-export function requireDependencies(redis: Redis): RequestHandler {
+export function requireDependencies(redis: RedisClient): RequestHandler {
   return (_req, _res, next) => {
     if (!isRedisUp(redis))
       return next(serviceUnavailable(UNAVAILABLE_MESSAGE, new Error('Redis is down')));

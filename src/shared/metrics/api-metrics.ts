@@ -1,9 +1,9 @@
 import type { RequestHandler } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../infra/redis-connections';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { routeTemplateOf } from '../http/endpoint';
 import type { RedisKeys } from '../infra/redis-keys';
-import { DRAINER_GROUP, visitStreamKey } from '../../visits/visit-stream';
+import { DRAINER_GROUP } from '../../visits/visit-stream';
 import type { QrRenderQueue } from '../../qr-codes/qr-codes.jobs';
 import type { Visits } from '../../visits/visit-recorder';
 import { startProcessMetrics } from './process-metrics';
@@ -36,10 +36,10 @@ function ageOfId(id: string | undefined, now: number): number {
  * down still answers, without those gauges' fresh values.
  */
 export function createApiMetrics(deps: {
-  redis: Redis;
+  redis: RedisClient;
   keys: RedisKeys;
   qrQueue: QrRenderQueue;
-  visits: Pick<Visits, 'spoolStats'>;
+  visits: Pick<Visits, 'spoolStats' | 'streams'>;
   /** Requests for a QR image held until its render ends. */
   waitingForRenders(): number;
 }): ApiMetrics {
@@ -79,7 +79,6 @@ export function createApiMetrics(deps: {
       for (const [kind, n] of redirectCounts) this.inc({ kind }, n);
     },
   });
-  const stream = visitStreamKey(deps.keys);
   const backlog = new Gauge({
     name: 'linkqr_visit_backlog',
     help: 'Visits queued in the Redis stream and not yet stored',
@@ -97,15 +96,20 @@ export function createApiMetrics(deps: {
     async collect() {
       const now = Date.now();
       try {
-        const [length, oldest, summary] = await Promise.all([
-          deps.redis.xlen(stream),
-          deps.redis.xrange(stream, '-', '+', 'COUNT', 1),
-          // No group yet (no worker ever ran): nothing is pending.
-          deps.redis.xpending(stream, DRAINER_GROUP).catch(() => [0]),
-        ]);
-        backlog.set(length);
-        pending.set(Number((summary as unknown[])[0] ?? 0));
-        this.set(ageOfId(oldest[0]?.[0], now) / 1000);
+        // Summed over the partitions; the lag is the oldest partition's.
+        const parts = await Promise.all(
+          deps.visits.streams.map((stream) =>
+            Promise.all([
+              deps.redis.xlen(stream),
+              deps.redis.xrange(stream, '-', '+', 'COUNT', 1),
+              // No group yet (no worker ever ran): nothing is pending.
+              deps.redis.xpending(stream, DRAINER_GROUP).catch(() => [0]),
+            ]),
+          ),
+        );
+        backlog.set(parts.reduce((sum, [length]) => sum + length, 0));
+        pending.set(parts.reduce((sum, [, , s]) => sum + Number((s as unknown[])[0] ?? 0), 0));
+        this.set(Math.max(0, ...parts.map(([, oldest]) => ageOfId(oldest[0]?.[0], now))) / 1000);
       } catch {
         // Redis unreachable: the scrape still answers; `up`-style alerts come from /readyz.
       }
