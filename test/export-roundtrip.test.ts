@@ -254,6 +254,77 @@ describe('portable export: GET /api/export, then source linkqr', function () {
     expect(await QrCode.countDocuments({ userId })).to.equal(1);
   });
 
+  it("keeps a QR code's alias unless taken (skipped, or renamed with its link target following the renamed link) and validates it as qr/add does", async () => {
+    const owner = await createTestUser();
+    const link = await createLink(app, owner.apiKey, {
+      url: 'https://example.com/qr-target',
+      custom: uniqueName('ql'),
+    });
+    const made = await client(app.url, owner.apiKey).post<{ id: number; link: string }>(
+      '/api/qr/add',
+      { type: 'link', data: link.shorturl, name: 'Poster' },
+    );
+    expect(made.status, made.text).to.equal(200);
+    const original = await QrCode.findOne({ id: made.body.id }).lean();
+    const res = await fetch(`${app.url}/api/export`, {
+      headers: { authorization: `Bearer ${owner.apiKey}` },
+    });
+    // A code no linkqr would accept: too small for its content.
+    const tooSmall = { type: 'qr', data: { id: 999_999, type: 'text', data: 'hi', size: 50 } };
+    const text = `${await res.text()}${JSON.stringify(tooSmall)}\n`;
+    const linkLabel = String((await Link.findOne({ alias: link.alias }).lean())?.id);
+    const qrLabel = `qr ${made.body.id}`;
+
+    const skipper = await createTestUser();
+    const skipped = await finishedImport(
+      app,
+      skipper.apiKey,
+      (await uploadImport(app, skipper.apiKey, text, { source: 'linkqr' })).body.id,
+    );
+    expect(skipped, JSON.stringify(skipped.errors)).to.deep.include({
+      status: 'done',
+      imported: 0,
+      skipped: 2,
+      failed: 1,
+    });
+    expect(skipped.errors).to.deep.equal([
+      { item: linkLabel, message: `alias ${link.alias} is already taken: skipped` },
+      {
+        item: qrLabel,
+        message: `link ${linkLabel} was not imported: the code still points at ${link.shorturl}`,
+      },
+      { item: qrLabel, message: `alias ${original?.alias} is already taken: skipped` },
+      { item: 'qr 999999', message: 'size must be greater than or equal to 128' },
+    ]);
+    expect(await QrCode.countDocuments({ userId: skipper.user.id })).to.equal(0);
+
+    const renamer = await createTestUser();
+    const renamed = await finishedImport(
+      app,
+      renamer.apiKey,
+      (await uploadImport(app, renamer.apiKey, text, { source: 'linkqr', onConflict: 'rename' }))
+        .body.id,
+    );
+    expect(renamed).to.deep.include({ status: 'done', imported: 2, skipped: 0, failed: 1 });
+    const newLink = await Link.findOne({ userId: renamer.user.id }).lean<LinkRecord>();
+    const newQr = await QrCode.findOne({ userId: renamer.user.id }).lean();
+    expect(newLink?.alias).to.not.equal(link.alias);
+    expect(newQr?.alias)
+      .to.match(/^[A-Za-z0-9]{8}$/)
+      .and.not.equal(original?.alias);
+    expect(renamed.errors).to.deep.equal([
+      { item: linkLabel, message: `alias ${link.alias} was taken: imported as ${newLink?.alias}` },
+      { item: qrLabel, message: `alias ${original?.alias} was taken: imported as ${newQr?.alias}` },
+      { item: 'qr 999999', message: 'size must be greater than or equal to 128' },
+    ]);
+    expect(newQr).to.deep.include({ name: 'Poster', data: `http://linkqr.test/${newLink?.alias}` });
+    expect((await waitForRender(app, renamer.apiKey, newQr?.id ?? 0)).status).to.equal('ready');
+    const scan = await visit(app, `/s/${newQr?.alias}`);
+    expect(scan.headers.get('location')).to.equal(`http://linkqr.test/${newLink?.alias}`);
+    const redirect = await visit(app, `/${newLink?.alias}`);
+    expect(redirect.headers.get('location')).to.equal('https://example.com/qr-target');
+  });
+
   it('refuses a file that is not a linkqr export, saying so', async () => {
     const { apiKey } = await createTestUser();
     const started = await uploadImport(app, apiKey, '{"hello":1}\n', { source: 'linkqr' });
