@@ -333,3 +333,40 @@ describe('portable export: GET /api/export, then source linkqr', function () {
     expect(report.errors).to.deep.equal([{ item: '', message: 'not a linkqr export' }]);
   });
 });
+
+describe('portable export: QR codes within the plan', function () {
+  this.timeout(60_000);
+  let app: TestApp;
+  let worker: { close(): Promise<void> };
+  before(async () => {
+    app = await startTestApp({
+      PLANS: JSON.stringify([{ id: 1, name: 'oneqr', maxQrCodes: 1 }]),
+    });
+    worker = startTestImportWorker(app);
+  });
+  after(async () => {
+    await worker.close();
+    await app.close();
+  });
+
+  it('stops an import at the plan’s maxQrCodes and says so', async () => {
+    const { apiKey, user } = await createTestUser({ plan: 'oneqr' });
+    const header = { format: 'linkqr-export', version: 1, source: 'https://old.example' };
+    const codes = [1, 2].map((id) => ({
+      type: 'qr',
+      data: { id, type: 'text', data: `hi ${id}` },
+    }));
+    const text = [header, ...codes].map((l) => JSON.stringify(l)).join('\n');
+    const started = await uploadImport(app, apiKey, text, { source: 'linkqr' });
+    const report = await finishedImport(app, apiKey, started.body.id);
+    expect(report).to.deep.include({ status: 'failed', imported: 1, failed: 1, skipped: 0 });
+    expect(report.errors).to.deep.equal([
+      {
+        item: '',
+        message:
+          'Plan limit reached: maxQrCodes (1) on the oneqr plan; delete a QR code or change plan: import stopped',
+      },
+    ]);
+    expect(await QrCode.countDocuments({ userId: user.id })).to.equal(1);
+  });
+});
