@@ -36,7 +36,7 @@ export default tseslint.config(
     languageOptions: { globals: globals.browser, sourceType: 'module' },
   },
   {
-    files: ['src/cli/**/*.ts', 'bench/**/*.ts'],
+    files: ['src/cli/**/*.ts', 'bench/**/*.ts', 'scripts/seed.ts'],
     rules: { 'no-console': 'off' },
   },
 );

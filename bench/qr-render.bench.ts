@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import QRCode from 'qrcode';
 import sharp from 'sharp';
+import type { QrStyle } from '../src/qr-codes/design/style';
 import { renderThreads } from '../workers/qr-render/qr-render.worker';
 import { renderQr, type RenderInput } from '../workers/qr-render/render-qr';
 import { createRenderPool, type RenderPool } from '../workers/qr-render/render-pool';
@@ -18,6 +19,14 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 1000);
 /** QR_CONCURRENCY values to measure the worker at: its default, and twice that. */
 const CONCURRENCIES = [2, 4];
+
+/** The issue's styled code: a gradient, a frame with text, and (as every line here) a logo. */
+const STYLED: QrStyle = {
+  dots: 'rounded',
+  corners: { frame: { shape: 'rounded' }, ball: { shape: 'circle' } },
+  gradient: { type: 'linear', colors: ['#14287a', '#000000'], rotation: 45 },
+  frame: { type: 'banner-bottom', text: 'SCAN ME' },
+};
 
 let counter = 0;
 /** A different payload every time, as real jobs are: no cache can help. */
@@ -77,10 +86,14 @@ async function main(): Promise<void> {
   const baseline = line('baseline: qrcode.toBuffer PNG (one event loop)', () =>
     QRCode.toBuffer(nextPayload(), { width: SIZE }),
   );
+  const styled = line('styled (gradient, frame, logo), one at a time, with proof', () =>
+    renderQr({ ...input(true), style: STYLED }),
+  );
   const lines = [
     baseline,
     line('pipeline, one at a time, no decode proof', () => renderQr(input(false))),
     line('pipeline, one at a time, with decode proof', () => renderQr(input(true))),
+    styled,
   ];
   const pools: RenderPool[] = [];
   const worker: Array<{ concurrency: number; noProof: Line; proof: Line }> = [];
@@ -119,6 +132,12 @@ async function main(): Promise<void> {
   const ratio = (l: Line) => `${(perSecond(l) / perSecond(baseline)).toFixed(2)}x`;
   console.log('\nratios against the baseline (without proof / with proof):');
   console.log(`  one at a time:        ${ratio(lines[1] as Line)} / ${ratio(lines[2] as Line)}`);
+  const plainMs = (lines[2] as Line).seconds / (lines[2] as Line).done;
+  const styledMs = styled.seconds / styled.done;
+  const cost = styledMs / plainMs;
+  console.log(
+    `  styled vs plain (both with logo and proof): ${(styledMs * 1000).toFixed(2)} / ${(plainMs * 1000).toFixed(2)} ms = ${cost.toFixed(2)}x the cost; target <= 3x: ${cost <= 3 ? 'met' : 'NOT met'}`,
+  );
   for (const w of worker) {
     const rate = perSecond(w.proof);
     const meets = rate >= 60 && rate / perSecond(baseline) >= 2.5;

@@ -1,5 +1,6 @@
 import express, { type Express, type Request } from 'express';
 import helmet from 'helmet';
+import { auditWrites } from './audit/audit.middleware';
 import { requireAuth, resolveAuth } from './auth/auth.middleware';
 import type { AppDeps } from './deps';
 import { dashboardRouter } from './dashboard/dashboard';
@@ -9,6 +10,7 @@ import { qrLookupCacheFor } from './qr-codes/qr-lookup-cache';
 import { generateOpenApi, type OpenApiDocument } from './openapi/openapi.document';
 import { docsRouter, openApiRouter } from './openapi/openapi.routes';
 import { apiRoutes, publicRoutes } from './routes';
+import { actInAccount } from './team/acting-account';
 import { errorHandler, routeNotFound } from './shared/errors/error-handler';
 import { requireDependencies } from './shared/infra/dependencies';
 import { requireJsonBody } from './shared/http/content-type';
@@ -64,6 +66,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(openApiRouter(openapi));
   api.use(requireDependencies(deps.redis));
   api.use(resolveAuth(deps));
+  api.use(actInAccount(deps));
   const rateLimit = createRateLimiter({
     redis: deps.redis,
     prefix: deps.keys.rateLimit(),
@@ -74,6 +77,7 @@ export function createApp(deps: AppDeps): Express {
   });
   api.use(rateLimit);
   api.use(requireAuth);
+  api.use(auditWrites(deps));
   api.use(requireJsonBody);
   api.use(jsonBody(config.bodyLimit));
   api.use(requireWellFormedStrings);

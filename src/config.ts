@@ -79,6 +79,8 @@ export interface Config {
   readonly workerHost: string;
   /** Unset: raw visits are kept forever. Rollups (the time series) are never deleted. */
   readonly visitRetentionDays: number | undefined;
+  /** Audit entries are deleted (by MongoDB's TTL monitor) this many days after they were written. */
+  readonly auditRetentionDays: number;
   /** How long the worker's drainer lets a partial batch of visits fill before storing it. */
   readonly visitDrainLingerMs: number;
   /** AES-256-GCM key for webhook secrets at rest; unset: webhooks cannot be added. */
@@ -159,7 +161,12 @@ const schema = Joi.object({
   APP_URL: Joi.string()
     .uri({ scheme: ['http', 'https'] })
     .empty(''),
-  MONGODB_URI: Joi.string().uri({ scheme: ['mongodb', 'mongodb+srv'] }),
+  // A replica set or sharded cluster lists several hosts, which a URI validator refuses.
+  MONGODB_URI: Joi.string()
+    .pattern(/^mongodb(\+srv)?:\/\/\S+$/)
+    .messages({
+      'string.pattern.base': 'MONGODB_URI must start with mongodb:// or mongodb+srv://',
+    }),
   MONGODB_DB: Joi.string().pattern(/^[A-Za-z0-9_-]{1,63}$/),
   MONGODB_READ_PREFERENCE: Joi.string()
     .valid(...READ_PREFERENCES)
@@ -207,6 +214,7 @@ const schema = Joi.object({
   WORKER_PORT: Joi.number().port().default(3001),
   WORKER_HOST: Joi.string().ip().empty('').default('127.0.0.1'),
   VISIT_RETENTION_DAYS: Joi.number().integer().min(1).max(36_500).empty(''),
+  AUDIT_RETENTION_DAYS: Joi.number().integer().min(1).max(36_500).empty('').default(365),
   // Clicks must reach the statistics within seconds: a linger is a fraction of one.
   VISIT_DRAIN_LINGER_MS: Joi.number().integer().min(0).max(1000).empty('').default(200),
   VISIT_STREAM_PARTITIONS: Joi.number().integer().min(1).max(64).empty('').default(4),
@@ -334,6 +342,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       WORKER_PORT: number;
       WORKER_HOST: string;
       VISIT_RETENTION_DAYS?: number;
+      AUDIT_RETENTION_DAYS: number;
       VISIT_DRAIN_LINGER_MS: number;
       VISIT_STREAM_PARTITIONS: number;
       WEBHOOK_SECRET_KEY?: string;
@@ -404,6 +413,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerPort: v.WORKER_PORT,
     workerHost: v.WORKER_HOST,
     visitRetentionDays: v.VISIT_RETENTION_DAYS,
+    auditRetentionDays: v.AUDIT_RETENTION_DAYS,
     visitDrainLingerMs: v.VISIT_DRAIN_LINGER_MS,
     webhookSecretKey: v.WEBHOOK_SECRET_KEY ? Buffer.from(v.WEBHOOK_SECRET_KEY, 'hex') : undefined,
     webhookAllowPrivate: v.WEBHOOK_ALLOW_PRIVATE === '1' || v.WEBHOOK_ALLOW_PRIVATE === 'true',

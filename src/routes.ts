@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { accountRouter } from './account/account.routes';
+import { auditRouter } from './audit/audit.routes';
 import { bioPublicRouter } from './bio/bio.public';
 import { bioRouter } from './bio/bio.routes';
 import { campaignsPublicRouter } from './campaigns/campaigns.public';
@@ -10,6 +11,7 @@ import { domainHost } from './domains/domain-host.middleware';
 import { domainsRouter } from './domains/domains.routes';
 import { exportsRouter } from './exports/exports.routes';
 import { firstRunRouter } from './first-run/first-run.routes';
+import { keysRouter } from './keys/keys.routes';
 import { createImportQueue } from './imports/imports.jobs';
 import { importsRouter } from './imports/imports.routes';
 import { linksBulkRouter } from './links/links-bulk.routes';
@@ -21,10 +23,12 @@ import { overlaysRouter } from './overlays/overlays.routes';
 import { pixelsRouter } from './pixels/pixels.routes';
 import { plansRouter } from './plans/plans.routes';
 import { qrCodesRouter } from './qr-codes/qr-codes.routes';
+import { qrBulkRouter } from './qr-codes/qr-bulk.routes';
 import { qrPublicRouter } from './qr-codes/qr-public.routes';
 import { publicNotFound } from './shared/http/public-context';
 import { splashRouter } from './splash/splash.routes';
 import { statsRouter } from './stats/stats.routes';
+import { teamRouter } from './team/team.routes';
 import { webhooksRouter } from './webhooks/webhooks.routes';
 import { usersRouter } from './users/users.routes';
 
@@ -40,9 +44,10 @@ export function apiRoutes(deps: AppDeps): Router {
     channelsRouter(deps),
     bioRouter(deps),
   );
-  api.use(qrCodesRouter(deps));
+  api.use(qrBulkRouter(deps), qrCodesRouter(deps));
   api.use(statsRouter(deps), exportsRouter(deps), webhooksRouter(deps));
-  api.use(usersRouter(deps), plansRouter(deps));
+  api.use(usersRouter(deps), plansRouter(deps), keysRouter(deps), auditRouter());
+  api.use(teamRouter(deps));
   api.use(
     importsRouter(deps, deps.importQueue ?? createImportQueue({ ...deps, connection: deps.redis })),
   );

@@ -64,7 +64,7 @@ describe('API keys cached across API processes', () => {
   it('refuses the old key in the other process when one process rotates it', async () => {
     const { user, apiKey } = await createTestUser();
     expect((await account(other, apiKey)).status).to.equal(200);
-    const fresh = await rotateApiKey(user.id, apiKeyCacheFor(app.deps));
+    const { apiKey: fresh } = await rotateApiKey(user.id, apiKeyCacheFor(app.deps));
     await eventually(async () => !isCached(other, apiKey), 'the rotation reaches the process');
     expect((await account(other, apiKey)).body).to.deep.equal(invalid);
     expect((await account(other, fresh)).status).to.equal(200);

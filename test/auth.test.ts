@@ -101,7 +101,7 @@ describe('authentication', () => {
   it('revokes the old key when the key is rotated', async () => {
     const { user, apiKey } = await createTestUser();
     await request(app.url, '/api/account', { key: apiKey });
-    const fresh = await rotateApiKey(user.id, apiKeyCacheFor(app.deps));
+    const { apiKey: fresh } = await rotateApiKey(user.id, apiKeyCacheFor(app.deps));
     expect(fresh).not.to.equal(apiKey);
     const old = await request(app.url, '/api/account', { key: apiKey });
     expect(old.status).to.equal(401);

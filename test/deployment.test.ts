@@ -53,7 +53,13 @@ describe('deployment files', () => {
   };
 
   it('runs api, worker, MongoDB and Redis', () => {
-    expect(Object.keys(compose.services).sort()).to.deep.equal([
+    // Those of the Redis Cluster profile are checked below.
+    const redisCluster = /^(redis-node-\d|redis-cluster-init|api-\d|worker-\d|proxy)$/;
+    expect(
+      Object.keys(compose.services)
+        .filter((name) => !redisCluster.test(name))
+        .sort(),
+    ).to.deep.equal([
       'api',
       'migrate',
       'mongo',
@@ -75,6 +81,31 @@ describe('deployment files', () => {
     ]);
     expect(fs.existsSync(path.join(root, 'src/main.ts'))).to.equal(true);
     expect(fs.existsSync(path.join(root, 'workers/main.ts'))).to.equal(true);
+  });
+
+  it('has a cluster profile: 6 Redis Cluster nodes, 2 APIs behind a proxy, 2 workers on the replica set', () => {
+    const inProfile = Object.entries(compose.services)
+      .filter(([, s]) => s.profiles?.includes('cluster'))
+      .map(([name]) => name);
+    expect(inProfile.filter((n) => n.startsWith('redis-node-'))).to.have.length(6);
+    expect(inProfile).to.include.members(['api-1', 'api-2', 'worker-1', 'worker-2', 'proxy']);
+    expect(inProfile).to.include.members(['redis-cluster-init']);
+    expect(JSON.stringify(compose.services['redis-cluster-init']?.command)).to.include(
+      '--cluster-replicas 1',
+    );
+    for (const name of ['api-1', 'api-2', 'worker-1', 'worker-2']) {
+      const env = containerEnv(compose.services[name]?.environment ?? {}, {
+        PUBLIC_URL: 'https://go.example.com',
+      });
+      const config = loadConfig(env);
+      expect(config.redis.mode, name).to.equal('cluster');
+      expect(config.redis.nodes.map((n) => n.host)).to.include('redis-node-1');
+      expect(config.mongodbUri).to.include('replicaSet=rs0');
+      expect(compose.services[name]?.depends_on?.['redis-cluster-init']?.condition).to.equal(
+        'service_completed_successfully',
+      );
+    }
+    expect(JSON.stringify(compose.services.proxy?.command)).to.include('api-2:3000');
   });
 
   for (const name of ['api', 'worker']) {
@@ -135,7 +166,7 @@ describe('deployment files', () => {
   it('keeps MongoDB and Redis data in named volumes, with health checks', () => {
     expect(compose.services.mongo?.volumes).to.deep.equal(['mongo-data:/data/db']);
     expect(compose.services.redis?.volumes).to.deep.equal(['redis-data:/data']);
-    expect(compose.volumes).to.have.keys([
+    expect(compose.volumes).to.include.keys([
       'mongo-data',
       'mongo2-data',
       'mongo3-data',

@@ -145,8 +145,9 @@ describe('error responses', () => {
 
   describe('when MongoDB is down', () => {
     after(async () => {
+      // As the root hooks connect: the query-counting tests that run later listen to commands.
       if (mongoose.connection.readyState !== 1)
-        await connectMongo(state.mongoUri as string, testDbName);
+        await connectMongo(state.mongoUri as string, testDbName, { monitorCommands: true });
     });
 
     it('answers 503 at once, and /readyz reports it', async () => {

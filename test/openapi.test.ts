@@ -77,7 +77,10 @@ describe('the OpenAPI document', () => {
   });
 
   it('describes authentication per route: /api needs a key except the document itself', () => {
-    expect(document.paths['/api/urls']?.get?.security).to.equal(undefined);
+    expect(document.paths['/api/urls']?.get?.security).to.deep.equal([
+      { Bearer: ['links:read'] },
+      { Token: ['links:read'] },
+    ]);
     expect(document.paths['/api/urls']?.get?.responses).to.have.property('401');
     expect(document.paths['/api/openapi.json']?.get?.security).to.deep.equal([]);
     expect(document.paths['/{alias}']?.get?.security).to.deep.equal([]);

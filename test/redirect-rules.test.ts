@@ -141,6 +141,51 @@ describe('redirect rules (issue 24)', () => {
     expect(await locationFor(at, {})).to.equal('https://example.com/home');
   });
 
+  it('opens an app URL only through the app page, falling back to the link URL', async () => {
+    const { link } = await linkWithRules({
+      rules: [{ url: 'myapp://open/item?id=7', when: { device: ['iphone'] } }],
+    });
+    for (let i = 0; i < 2; i += 1) {
+      const phone = await visit(app, `/${link.alias}`, { headers: { 'user-agent': IPHONE } });
+      expect(phone.status).to.equal(200);
+      expect(phone.headers.get('content-type')).to.match(/^text\/html/);
+      const policy = phone.headers.get('content-security-policy') ?? '';
+      const nonce = /script-src 'nonce-([^']+)'/.exec(policy)?.[1];
+      expect(nonce, policy).to.be.a('string');
+      expect(phone.text).to.include(`<script nonce="${nonce}">`);
+      expect(phone.text).to.include('location.href="myapp://open/item?id=7"');
+      expect(phone.text).to.include('location.replace("https://example.com/home")');
+      expect(phone.text).to.include('href="https://example.com/home"');
+    }
+    const desktop = await visit(app, `/${link.alias}`, { headers: { 'user-agent': WINDOWS } });
+    expect(desktop.status).to.equal(302);
+    expect(desktop.headers.get('location')).to.equal('https://example.com/home');
+  });
+
+  it('refuses an app URL without device, and schemes a browser would run', async () => {
+    const { apiKey } = await createTestUser();
+    const api = client(app.url, apiKey);
+    const cases: Array<[unknown, string]> = [
+      [
+        { url: 'myapp://x', when: { os: ['ios'] } },
+        'rules[0].url may be an app URL only in a rule with device',
+      ],
+      [
+        { url: 'javascript://alert(1)', when: { device: ['iphone'] } },
+        'rules[0].url must be an http or https URL, or an app URL (myapp://...)',
+      ],
+      [
+        { url: 'data://text/html,hi', when: { device: ['iphone'] } },
+        'rules[0].url must be an http or https URL, or an app URL (myapp://...)',
+      ],
+    ];
+    for (const [rule, message] of cases) {
+      const res = await api.post('/api/url/add', { url: 'https://example.com/', rules: [rule] });
+      expect(res.status, message).to.equal(422);
+      expect(res.body).to.deep.include({ error: 1, message });
+    }
+  });
+
   it('refuses invalid rules with 422 naming the rule and the key', async () => {
     const { apiKey } = await createTestUser();
     const api = client(app.url, apiKey);

@@ -14,11 +14,13 @@ const tag = 'Account';
 const api = {
   get: endpoint({
     tag,
+    scope: 'account:read',
     summary: 'Your account',
     responses: { 200: dataResponse({ data: accountJson }, 'The account of the key') },
   }),
   update: endpoint({
     tag,
+    scope: 'account:write',
     summary: 'Change your email or password',
     body: accountUpdateSchema,
     description:

@@ -1,7 +1,7 @@
 import { conflict, notFound, validation } from '../shared/errors/app-error';
 import { hashPassword, verifyPassword } from '../shared/secrets';
 import type { Invalidator } from '../shared/cache/shared-cache';
-import { apiKeyCacheKeyOf } from '../users/api-key-cache';
+import { invalidateUserKeys } from '../keys/callers';
 import { User, type UserRecord } from '../users/user.model';
 import type { AccountUpdate } from './account.schemas';
 
@@ -20,7 +20,7 @@ export async function updateAccount(
   if (update.password !== undefined) set.passwordHash = await hashPassword(update.password);
   const previous = await User.findOneAndUpdate({ id: userId }, { $set: set }).lean();
   if (!previous) throw notFound('Account not found');
-  await apiKeys.invalidate([apiKeyCacheKeyOf(previous)]);
+  await invalidateUserKeys(apiKeys, previous);
 }
 
 /**

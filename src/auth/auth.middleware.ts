@@ -1,31 +1,27 @@
 import type { Request, RequestHandler } from 'express';
 import type { AppDeps } from '../deps';
+import { findCallerByHash } from '../keys/callers';
+import { currentKey, type AuthState } from './auth-state';
+import { keyUsageFor, type KeyUsage } from '../keys/key-usage';
 import { forbidden, unauthorized } from '../shared/errors/app-error';
 import { API_KEY_PATTERN, hashApiKey } from '../shared/secrets';
 import { apiKeyCacheFor, type ApiKeyCache } from '../users/api-key-cache';
 import type { UserRecord } from '../users/user.model';
-import { findUserByApiKeyHash } from '../users/users.service';
 
-/**
- * `session`: the caller is a signed-in dashboard session rather than an API key (a key is the
- * account's whole credential; a session is not, so some changes ask it for the password again).
- */
-export type AuthState = { user: UserRecord; session?: boolean } | { failure: string };
-
-declare module 'express-serve-static-core' {
-  interface Request {
-    auth?: AuthState;
-  }
-}
+export type { AuthState };
+export { currentKey };
 
 /** `Bearer` is the spec's scheme; GemPixel's own wrapper and many of its clients send `Token`. */
 const AUTHORIZATION = /^(?:Bearer|Token) ([^\s]+)$/i;
+
+const passed = (date: Date | null, now: Date) => !!date && date.getTime() <= now.getTime();
 
 /** Why a request's credentials are not acceptable, or the user they belong to. */
 async function authenticate(
   header: string | undefined,
   now: Date,
-  users: ApiKeyCache,
+  callers: ApiKeyCache,
+  usage: KeyUsage,
 ): Promise<AuthState> {
   if (!header) return { failure: 'Missing API key: send Authorization: Bearer <API_KEY>' };
   const match = AUTHORIZATION.exec(header.trim());
@@ -36,12 +32,17 @@ async function authenticate(
   }
   if (!API_KEY_PATTERN.test(match[1])) return { failure: 'Malformed API key' };
   const hash = hashApiKey(match[1]);
-  const user = await users.get(hash, () => findUserByApiKeyHash(hash));
-  if (!user) return { failure: 'Invalid API key' };
+  const caller = await callers.get(hash, () => findCallerByHash(hash));
+  if (!caller) return { failure: 'Invalid API key' };
+  const { user, key } = caller;
   if (user.expires && user.expires.getTime() <= now.getTime()) {
     return { failure: 'API key expired: the account plan ended' };
   }
-  return { user };
+  if (passed(key.expires, now)) return { failure: 'API key expired' };
+  if (passed(key.until, now))
+    return { failure: 'API key replaced: its rotation grace period ended' };
+  usage.touch(caller, now);
+  return { user, key };
 }
 
 /**
@@ -49,9 +50,10 @@ async function authenticate(
  * and every 401 still carries the rate-limit headers.
  */
 export function resolveAuth(deps: AppDeps): RequestHandler {
-  const users = apiKeyCacheFor(deps);
+  const callers = apiKeyCacheFor(deps);
+  const usage = keyUsageFor(deps);
   return async (req, _res, next) => {
-    req.auth = await authenticate(req.headers.authorization, new Date(), users);
+    req.auth = await authenticate(req.headers.authorization, new Date(), callers, usage);
     next();
   };
 }

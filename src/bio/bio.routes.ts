@@ -20,16 +20,17 @@ import { createBioPage, deleteBioPage, listBioPages } from './bio.service';
 const tag = 'Bio pages';
 
 const api = {
-  list: listEndpoint(tag, 'List your bio pages', 'bios', bioJson),
+  list: listEndpoint(tag, 'List your bio pages', 'bios', bioJson, 'links'),
   add: endpoint({
     tag,
+    scope: 'links:write',
     summary: 'Create a bio page',
     body: bioCreateSchema,
     example: { name: 'Ada', alias: 'ada', links: [{ title: 'Blog', url: 'https://ada.example' }] },
     responses: { 200: createdResponse({ link: urlJson }, 'The new bio page') },
     errors: [409],
   }),
-  delete: deleteEndpoint(tag, 'Delete a bio page'),
+  delete: deleteEndpoint(tag, 'Delete a bio page', 'links'),
 };
 
 export function bioRouter({ config }: AppDeps): Router {

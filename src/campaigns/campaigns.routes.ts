@@ -42,9 +42,10 @@ import { rotatorCounterKey } from './rotation';
 const tag = 'Campaigns';
 
 const api = {
-  list: listEndpoint(tag, 'List your campaigns', 'campaigns', campaignJson),
+  list: listEndpoint(tag, 'List your campaigns', 'campaigns', campaignJson, 'campaigns'),
   add: endpoint({
     tag,
+    scope: 'campaigns:write',
     summary: 'Create a campaign',
     body: campaignCreateSchema,
     example: { name: 'Spring sale', slug: 'spring', public: true },
@@ -53,6 +54,7 @@ const api = {
   }),
   assign: endpoint({
     tag,
+    scope: 'campaigns:write',
     summary: 'Put a short link into a campaign',
     description: 'A link is in at most one campaign: assigning moves it.',
     params: assignParams,
@@ -60,13 +62,14 @@ const api = {
   }),
   update: endpoint({
     tag,
+    scope: 'campaigns:write',
     summary: 'Change a campaign',
     params: idParams,
     body: campaignUpdateSchema,
     responses: { 200: dataResponse(campaignWriteFields, 'The campaign as it now is') },
     errors: [409],
   }),
-  delete: deleteEndpoint(tag, 'Delete a campaign (its links stay)'),
+  delete: deleteEndpoint(tag, 'Delete a campaign (its links stay)', 'campaigns'),
 };
 
 export function campaignsRouter(deps: AppDeps): Router {

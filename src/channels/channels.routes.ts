@@ -42,9 +42,10 @@ import {
 const tag = 'Channels';
 
 const api = {
-  list: listEndpoint(tag, 'List your channels', 'channels', channelJson),
+  list: listEndpoint(tag, 'List your channels', 'channels', channelJson, 'channels'),
   items: endpoint({
     tag,
+    scope: 'channels:read',
     summary: 'List the items of a channel',
     params: idParams,
     query: pageQuerySchema,
@@ -54,6 +55,7 @@ const api = {
   }),
   add: endpoint({
     tag,
+    scope: 'channels:write',
     summary: 'Create a channel',
     body: channelCreateSchema,
     example: { name: 'Newsletter', description: 'Links we mail', color: '#1A2B3C', starred: true },
@@ -61,13 +63,18 @@ const api = {
   }),
   assign: endpoint({
     tag,
+    scope: 'channels:write',
     summary: 'Put a link, bio page or QR code into a channel',
     params: assignParams,
     responses: { 200: messageResponse('Assigned') },
     errors: [422],
   }),
-  update: updateEndpoint(tag, 'Change a channel', channelUpdateSchema),
-  delete: deleteEndpoint(tag, 'Delete a channel (its items are unassigned, not deleted)'),
+  update: updateEndpoint(tag, 'Change a channel', channelUpdateSchema, 'channels'),
+  delete: deleteEndpoint(
+    tag,
+    'Delete a channel (its items are unassigned, not deleted)',
+    'channels',
+  ),
 };
 
 export function channelsRouter({ config }: AppDeps): Router {

@@ -109,7 +109,7 @@ export function accountPages(deps: AppDeps): Router {
         account(req, { errors: { keyCurrent: 'The current password is wrong' } }),
       );
     }
-    const newKey = await rotateApiKey(u.id, apiKeys);
+    const { apiKey: newKey } = await rotateApiKey(u.id, apiKeys);
     sendPage(res, 200, account(req, { newKey }));
   });
 

@@ -12,6 +12,7 @@ import { presentLink } from '../links/links.presenter';
 import { LogoError } from '../qr-codes/logo/logo-errors';
 import { LOGO_MAX_BYTES } from '../qr-codes/logo/logo-fetch';
 import { assertLogoImage } from '../qr-codes/logo/logo-source';
+import { LOGO_UPLOAD_QUOTA, makeRoomForUpload, uploadsDirOf } from '../qr-codes/logo/logo-uploads';
 import { QR_TYPES } from '../qr-codes/qr-code.model';
 import { dynamicUrl } from '../qr-codes/qr-codes.service';
 import { unsupportedMediaType, validation } from '../shared/errors/app-error';
@@ -64,7 +65,13 @@ export function logoUpload(deps: AppDeps): Router {
       }
       const ext = req.is('image/png') ? 'png' : 'jpg';
       const name = `${randomBytes(16).toString('hex')}.${ext}`;
-      const dir = path.resolve(config.logoDir, 'uploads', String(currentUser(req).id));
+      const userId = currentUser(req).id;
+      if (!(await makeRoomForUpload(config.logoDir, userId))) {
+        throw validation(
+          `logo: all ${LOGO_UPLOAD_QUOTA} uploaded logos are in use by QR codes; delete or change one first`,
+        );
+      }
+      const dir = uploadsDirOf(config.logoDir, userId);
       await mkdir(dir, { recursive: true });
       await writeFile(path.join(dir, name), req.body);
       sendData(res, { logo: `uploads/${currentUser(req).id}/${name}` });

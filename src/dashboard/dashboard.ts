@@ -1,3 +1,5 @@
+import { auditWrites } from '../audit/audit.middleware';
+import { actInAccount } from '../team/acting-account';
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import express, { Router, type Request, type RequestHandler } from 'express';
@@ -40,6 +42,9 @@ export interface ApiParts {
   hosts: ServiceHosts;
 }
 
+/** Dashboard POSTs that change no record: signing in and out, a form's check, a QR preview. */
+const NOT_WRITES = /^\/(signin|signout|api\/dashboard\/check|api\/dashboard\/qr-preview)$/;
+
 export function dashboardRouter(deps: AppDeps, parts: ApiParts): Router {
   const { config } = deps;
   const router = Router();
@@ -70,11 +75,13 @@ export function dashboardRouter(deps: AppDeps, parts: ApiParts): Router {
   router.use(sessionMiddleware(deps, secret));
   router.use(statelessCsrf(secret, csrfCookie(config), config.dashboard.sessionTtlSeconds * 1000));
   router.use(loadSessionUser(config.dashboard.sessionMaxAgeSeconds));
+  router.use(auditWrites(deps, NOT_WRITES));
 
   const api = Router();
   if (parts.hosts.sharedOrigin) api.use(sameOriginCalls);
   api.use(requireDependencies(deps.redis));
   api.use(requireSessionUser);
+  api.use(actInAccount(deps));
   api.use(requireCsrf);
   api.use(parts.rateLimit);
   api.use(logoUpload(deps));

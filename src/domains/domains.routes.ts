@@ -22,9 +22,10 @@ import { createDomain, deleteDomain, listDomains, updateDomain } from './domains
 const tag = 'Branded domains';
 
 const api = {
-  list: listEndpoint(tag, 'List your branded domains', 'domains', domainJson),
+  list: listEndpoint(tag, 'List your branded domains', 'domains', domainJson, 'domains'),
   add: endpoint({
     tag,
+    scope: 'domains:write',
     summary: 'Add a branded domain',
     description: 'The domain must already point to this service (DNS A, AAAA or CNAME).',
     body: domainCreateSchema,
@@ -36,8 +37,9 @@ const api = {
     tag,
     "Change where a domain's root and unknown paths redirect",
     domainUpdateSchema,
+    'domains',
   ),
-  delete: deleteEndpoint(tag, 'Delete a branded domain'),
+  delete: deleteEndpoint(tag, 'Delete a branded domain', 'domains'),
 };
 
 export function domainsRouter(deps: AppDeps): Router {

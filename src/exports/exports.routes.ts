@@ -29,6 +29,7 @@ const download = {
 const visitsEndpoint = (summary: string) =>
   endpoint({
     tag,
+    scope: 'stats:read',
     summary,
     description:
       'Streamed oldest first; `from`/`to` (dates or ISO 8601 date-times, UTC) narrow it.',
@@ -42,12 +43,14 @@ const visitsEndpoint = (summary: string) =>
 const api = {
   links: endpoint({
     tag,
+    scope: 'links:read',
     summary: 'Download all your short links',
     query: linksExportQuerySchema,
     responses: { 200: download },
   }),
   everything: endpoint({
     tag,
+    scope: 'imports:read',
     summary: 'Download everything you own, to move it to another linkqr',
     description:
       'JSON lines: a header line (`format`, `version`, `source`, `exported`, `user`), then one `{type, data}` line per record: domains, pixels, splash pages, overlays, campaigns, channels, links, QR codes, channel assignments and webhooks (without secrets). `POST /api/import` with `source: linkqr` reads it. See docs/export-format.md.',

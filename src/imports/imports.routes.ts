@@ -32,6 +32,7 @@ const checkImport = itemValidator<ImportCreate>(importCreateSchema);
 const api = {
   create: endpoint({
     tag,
+    scope: 'imports:write',
     summary: 'Import links from another service or a file',
     description:
       'JSON `{source, url, key, onConflict}`, or a `multipart/form-data` upload with the same text fields and `file` (sources `csv` and `linkqr`). Answers at once; the worker runs the import (`GET /api/import/{id}` reports it). The key is used for that job only and never stored.',
@@ -41,12 +42,14 @@ const api = {
   }),
   get: endpoint({
     tag,
+    scope: 'imports:read',
     summary: 'One of your imports and its report',
     params: idParams,
     responses: { 200: dataResponse({ data: importJson }, 'The import') },
   }),
   list: endpoint({
     tag,
+    scope: 'imports:read',
     summary: 'Your imports, newest first',
     query: pageQuerySchema,
     responses: { 200: listResponse('imports', importJson, 'A page of imports') },

@@ -52,6 +52,7 @@ const answer = { id: idJson, shorturl: urlJson };
 const api = {
   create: endpoint({
     tag,
+    scope: 'links:write',
     summary: 'Shorten up to 100 URLs at once',
     description:
       'Each item is a `url/add` body. One result per item, in order: `{error: 0, id, shorturl}` or `{error: 1, message, field}`; one bad item never fails the others. More than 100 items is a 422.',
@@ -61,6 +62,7 @@ const api = {
   }),
   update: endpoint({
     tag,
+    scope: 'links:write',
     summary: 'Change up to 100 short links at once',
     description: 'Each item is `{id, ...fields of url/:id/update}`; one result per item, in order.',
     body: bulkBodySchema('urls', 'an id with the fields of url/:id/update'),
@@ -68,6 +70,7 @@ const api = {
   }),
   delete: endpoint({
     tag,
+    scope: 'links:write',
     summary: 'Delete up to 100 short links at once',
     description: 'One result per id, in order: `{error: 0, id}` or `{error: 1, message, field}`.',
     body: bulkBodySchema('ids', 'a link id'),

@@ -49,6 +49,7 @@ const shortUrl = urlJson.example('https://go.example.com/spring');
 const api = {
   list: endpoint({
     tag,
+    scope: 'links:read',
     summary: 'List your short links, or find one by its short URL',
     description:
       'With `short` (an alias or a full short URL) the answer is that one link as `{error: 0, data: {...details}}`, or 404.',
@@ -66,6 +67,7 @@ const api = {
   }),
   get: endpoint({
     tag,
+    scope: 'links:read',
     summary: 'One short link with its statistics',
     params: idParams,
     responses: {
@@ -74,6 +76,7 @@ const api = {
   }),
   add: endpoint({
     tag,
+    scope: 'links:write',
     summary: 'Shorten a URL',
     description: '`short` repeats `shorturl`, as older GemPixel versions answered.',
     body: linkCreateSchema,
@@ -85,6 +88,7 @@ const api = {
   }),
   update: endpoint({
     tag,
+    scope: 'links:write',
     summary: 'Change a short link',
     params: idParams,
     body: linkUpdateSchema,
@@ -96,7 +100,7 @@ const api = {
     },
     errors: [409],
   }),
-  delete: deleteEndpoint(tag, 'Delete a short link and its statistics'),
+  delete: deleteEndpoint(tag, 'Delete a short link and its statistics', 'links'),
 };
 
 export function linksRouter(deps: AppDeps): Router {

@@ -33,6 +33,7 @@ function impliedFailures(route: RegisteredRoute, doc: EndpointDoc): number[] {
   if (route.template.includes('{')) statuses.add(400);
   if (!route.path.startsWith(API_PREFIX) || doc.public) return [...statuses].sort((a, b) => a - b);
   [401, 429, 503].forEach((s) => statuses.add(s));
+  if (doc.scope) statuses.add(403);
   if (doc.params) statuses.add(404);
   if (doc.query) statuses.add(400);
   if (doc.body) [400, 413, 415, 422].forEach((s) => statuses.add(s));
@@ -134,6 +135,11 @@ function operation(route: RegisteredRoute, doc: EndpointDoc): Record<string, unk
     responses,
   };
   if (!isApi || doc.public) op.security = [];
+  else if (doc.scope) {
+    // OpenAPI 3.1 lets a non-OAuth requirement list roles: here, the key's scope the route needs.
+    op['x-scope'] = doc.scope;
+    op.security = [{ Bearer: [doc.scope] }, { Token: [doc.scope] }];
+  }
   if (doc.body) {
     const example = doc.example === undefined ? {} : { example: doc.example };
     op.requestBody = {
@@ -200,4 +206,8 @@ const API_DESCRIPTION = [
   '`Retry-After` how many seconds to wait.',
   '',
   '**Lists** take `limit` (1-100, default 15) and `page` (from 1).',
+  '',
+  '**Scopes**: each operation names the scope a key needs (`x-scope`, and in its `security`):',
+  '`*`, or `<resource>:read` / `<resource>:write`, where `write` implies `read`. A key without',
+  'it gets 403 `insufficient_scope`; the default key (the one `user:create` prints) has `*`.',
 ].join('\n');

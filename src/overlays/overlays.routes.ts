@@ -35,18 +35,20 @@ import { createOverlay, deleteOverlay, listOverlays, updateOverlay } from './ove
 const tag = 'CTA overlays';
 
 const api = {
-  list: listEndpoint(tag, 'List your CTA overlays', 'cta', overlayJson),
+  list: listEndpoint(tag, 'List your CTA overlays', 'cta', overlayJson, 'overlays'),
   add: endpoint({
     tag,
+    scope: 'overlays:write',
     summary: 'Add a CTA overlay',
     body: overlayCreateSchema,
     example: { name: 'Spring sale', type: 'message', message: '20% off', button: 'Shop' },
     responses: { 200: createdResponse({}, 'The new overlay') },
   }),
-  update: updateEndpoint(tag, "Change an overlay's settings", overlayUpdateSchema),
-  delete: deleteEndpoint(tag, 'Delete an overlay; links using it become direct links'),
+  update: updateEndpoint(tag, "Change an overlay's settings", overlayUpdateSchema, 'overlays'),
+  delete: deleteEndpoint(tag, 'Delete an overlay; links using it become direct links', 'overlays'),
   responses: endpoint({
     tag,
+    scope: 'overlays:read',
     summary: "List the messages sent through a contact overlay's form",
     params: idParams,
     query: pageQuerySchema,

@@ -20,16 +20,17 @@ import { createPixel, deletePixel, listPixels, updatePixel } from './pixels.serv
 const tag = 'Pixels';
 
 const api = {
-  list: listEndpoint(tag, 'List your tracking pixels', 'pixels', pixelJson),
+  list: listEndpoint(tag, 'List your tracking pixels', 'pixels', pixelJson, 'pixels'),
   add: endpoint({
     tag,
+    scope: 'pixels:write',
     summary: 'Add a tracking pixel',
     body: pixelCreateSchema,
     example: { type: 'gapixel', name: 'Main GA4', tag: 'G-ABC123XYZ' },
     responses: { 200: createdResponse({}, 'The new pixel') },
   }),
-  update: updateEndpoint(tag, "Change a pixel's name or tag", pixelUpdateSchema),
-  delete: deleteEndpoint(tag, 'Delete a pixel'),
+  update: updateEndpoint(tag, "Change a pixel's name or tag", pixelUpdateSchema, 'pixels'),
+  delete: deleteEndpoint(tag, 'Delete a pixel', 'pixels'),
 };
 
 export function pixelsRouter(deps: AppDeps): Router {

@@ -6,7 +6,7 @@ import { currentUser } from '../auth/auth.middleware';
 import { serviceUnavailable } from '../shared/errors/app-error';
 import type { RedisKeys } from '../shared/infra/redis-keys';
 import type { Plan, PlanLimit } from './plans.config';
-import { assertWithinPlan, planOf } from './plans.service';
+import { assertWithinPlan, limitOf } from './plans.service';
 
 /** Anything that counts one kind of record by owner, such as a mongoose model. */
 interface OwnedCounter {
@@ -40,7 +40,7 @@ export function withinPlan(
   return async (req, res, next) => {
     const user = currentUser(req);
     const count = (userId: number) => Promise.resolve(model.countDocuments({ userId }));
-    if (planOf(plans, user)?.[limit] === undefined) return next();
+    if (limitOf(plans, user, limit) === undefined) return next();
     const key = deps.keys.key('plans', 'create', limit, user.id);
     const token = randomBytes(12).toString('base64url');
     const deadline = Date.now() + WAIT_MS;

@@ -11,10 +11,15 @@ export interface Plan {
   readonly maxLinks?: number;
   readonly maxQrCodes?: number;
   readonly maxDomains?: number;
+  /** Webhooks a user may keep; absent: DEFAULT_MAX_WEBHOOKS, even without PLANS. */
+  readonly maxWebhooks?: number;
 }
 
+/** Each webhook holds delivery slots: a user keeps at most this many unless their plan says otherwise. */
+export const DEFAULT_MAX_WEBHOOKS = 10;
+
 /** The record counts a plan can cap. */
-export type PlanLimit = 'maxLinks' | 'maxQrCodes' | 'maxDomains';
+export type PlanLimit = 'maxLinks' | 'maxQrCodes' | 'maxDomains' | 'maxWebhooks';
 
 const limit = Joi.number().integer().min(0).max(1_000_000_000);
 
@@ -29,6 +34,7 @@ const planList = Joi.array()
       maxLinks: limit,
       maxQrCodes: limit,
       maxDomains: limit,
+      maxWebhooks: limit,
     }),
   )
   .unique('id')
@@ -52,7 +58,7 @@ export function parsePlans(raw: string | undefined): readonly Plan[] {
   const { error, value } = planList.validate(parsed, { abortEarly: true });
   if (error) {
     throw new PlansConfigError(
-      `PLANS is invalid: ${error.message.replace(/"/g, '')} (expected [{id, name, rateLimit?, maxLinks?, maxQrCodes?, maxDomains?}])`,
+      `PLANS is invalid: ${error.message.replace(/"/g, '')} (expected [{id, name, rateLimit?, maxLinks?, maxQrCodes?, maxDomains?, maxWebhooks?}])`,
     );
   }
   return Object.freeze((value as Plan[]).map((plan) => Object.freeze(plan)));

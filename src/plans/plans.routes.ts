@@ -21,12 +21,14 @@ const tag = 'Admin';
 const api = {
   list: endpoint({
     tag,
+    scope: '*',
     summary: 'The plans (administrators only)',
     responses: { 200: dataResponse({ data: Joi.array().items(planJson) }, 'Every plan') },
     errors: [403],
   }),
   subscribe: endpoint({
     tag,
+    scope: '*',
     summary: 'Put a user on a plan (administrators only)',
     params: subscribeParams,
     body: subscriptionSchema,

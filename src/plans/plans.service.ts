@@ -1,12 +1,25 @@
 import { forbidden, notFound } from '../shared/errors/app-error';
 import type { UserRecord } from '../users/user.model';
-import type { Plan, PlanLimit } from './plans.config';
+import { DEFAULT_MAX_WEBHOOKS, type Plan, type PlanLimit } from './plans.config';
 
 const LIMIT_LABELS: Record<PlanLimit, string> = {
   maxLinks: 'a link',
   maxQrCodes: 'a QR code',
   maxDomains: 'a branded domain',
+  maxWebhooks: 'a webhook',
 };
+
+/** Limits that apply without PLANS too. */
+const DEFAULT_LIMITS: Partial<Record<PlanLimit, number>> = { maxWebhooks: DEFAULT_MAX_WEBHOOKS };
+
+/** The most records of a kind the user may keep; undefined: unlimited. */
+export function limitOf(
+  plans: readonly Plan[],
+  user: Pick<UserRecord, 'status'>,
+  limit: PlanLimit,
+): number | undefined {
+  return planOf(plans, user)?.[limit] ?? DEFAULT_LIMITS[limit];
+}
 
 /** The plan a user is on (their `status` names it), or undefined when PLANS has no such plan. */
 export function planOf(plans: readonly Plan[], user: Pick<UserRecord, 'status'>): Plan | undefined {
@@ -26,7 +39,7 @@ export function planLimitReached(
   user: Pick<UserRecord, 'status'>,
   limit: PlanLimit,
 ) {
-  const max = planOf(plans, user)?.[limit];
+  const max = limitOf(plans, user, limit);
   return forbidden(
     `Plan limit reached: ${limit} (${max ?? 'none'}) on the ${user.status} plan; delete ${LIMIT_LABELS[limit]} or change plan`,
   );
@@ -39,7 +52,7 @@ export async function planRoom(
   limit: PlanLimit,
   count: (userId: number) => Promise<number>,
 ): Promise<number> {
-  const max = planOf(plans, user)?.[limit];
+  const max = limitOf(plans, user, limit);
   if (max === undefined) return Infinity;
   return Math.max(0, max - (await count(user.id)));
 }
@@ -54,7 +67,7 @@ export async function assertWithinPlan(
   limit: PlanLimit,
   count: (userId: number) => Promise<number>,
 ): Promise<void> {
-  const max = planOf(plans, user)?.[limit];
+  const max = limitOf(plans, user, limit);
   if (max === undefined) return;
   const used = await count(user.id);
   if (used >= max) throw planLimitReached(plans, user, limit);

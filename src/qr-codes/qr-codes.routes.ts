@@ -34,9 +34,10 @@ import { printCheckJson, printQuerySchema } from './qr-print.schemas';
 const tag = 'QR codes';
 
 const api = {
-  list: listEndpoint(tag, 'List your QR codes', 'qrs', qrJson),
+  list: listEndpoint(tag, 'List your QR codes', 'qrs', qrJson, 'qr'),
   get: endpoint({
     tag,
+    scope: 'qr:read',
     summary: 'One QR code with its render state and scan statistics',
     params: idParams,
     responses: {
@@ -45,6 +46,7 @@ const api = {
   }),
   add: endpoint({
     tag,
+    scope: 'qr:write',
     summary: 'Create a QR code',
     description:
       'The image is rendered in the background: asked for meanwhile, `link` waits for the render (up to `QR_IMAGE_WAIT_MS`), then answers 202 until it is ready. A `link` code is dynamic: it encodes `/s/{alias}`, which redirects to `data` and counts the scan.',
@@ -55,6 +57,7 @@ const api = {
   }),
   print: endpoint({
     tag,
+    scope: 'qr:read',
     summary: 'Print check: the smallest print that scans from a distance, and what to watch',
     description:
       'The module and total size in mm for `distance` metres (the 10:1 rule, modules at least 0.4 mm), the lowest contrast of any dark colour against the background, the quiet zone, the error-correction codewords left per block after the logo, and warnings.',
@@ -62,8 +65,8 @@ const api = {
     query: printQuerySchema,
     responses: { 200: dataResponse({ data: printCheckJson }, 'The print check') },
   }),
-  update: updateEndpoint(tag, 'Change a QR code (it is rendered again)', qrUpdateSchema),
-  delete: deleteEndpoint(tag, 'Delete a QR code and its images'),
+  update: updateEndpoint(tag, 'Change a QR code (it is rendered again)', qrUpdateSchema, 'qr'),
+  delete: deleteEndpoint(tag, 'Delete a QR code and its images', 'qr'),
 };
 
 export function qrCodesRouter(deps: AppDeps): Router {

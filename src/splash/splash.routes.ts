@@ -26,16 +26,17 @@ import {
 const tag = 'Splash pages';
 
 const api = {
-  list: listEndpoint(tag, 'List your custom splash pages', 'splash', splashJson),
+  list: listEndpoint(tag, 'List your custom splash pages', 'splash', splashJson, 'splash'),
   add: endpoint({
     tag,
+    scope: 'splash:write',
     summary: 'Add a custom splash page',
     body: splashCreateSchema,
     example: { name: 'Launch', title: 'New menu', link: 'https://example.com/menu', counter: 5 },
     responses: { 200: createdResponse({}, 'The new splash page') },
   }),
-  update: updateEndpoint(tag, "Change a splash page's content", splashUpdateSchema),
-  delete: deleteEndpoint(tag, 'Delete a splash page; links using it become direct links'),
+  update: updateEndpoint(tag, "Change a splash page's content", splashUpdateSchema, 'splash'),
+  delete: deleteEndpoint(tag, 'Delete a splash page; links using it become direct links', 'splash'),
 };
 
 export function splashRouter(deps: AppDeps): Router {

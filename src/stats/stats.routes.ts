@@ -40,6 +40,7 @@ const statsQuery: RequestHandler = (req, res, next) => {
 const seriesEndpoint = (summary: string, params?: EndpointDoc['params']) =>
   endpoint({
     tag: 'Statistics',
+    scope: 'stats:read',
     summary,
     description:
       'Clicks and unique clicks per hour, day, ISO week or month of a time zone (`tz`), every bucket of the range present; with `by`, the top values of that dimension.',

@@ -14,6 +14,7 @@ import { Link, type LinkRecord } from '../links/link.model';
 import { cacheKeysOf, deleteLink, type LinkInvalidator } from '../links/links.service';
 import { Overlay } from '../overlays/overlay.model';
 import { OverlayResponse } from '../overlays/overlay-response.model';
+import { deleteUploads } from '../qr-codes/logo/logo-uploads';
 import { Pixel } from '../pixels/pixel.model';
 import { QrCode } from '../qr-codes/qr-code.model';
 import { deleteQr, qrServiceContext, type QrServiceContext } from '../qr-codes/qr-codes.service';
@@ -24,7 +25,9 @@ import type { Logger } from '../shared/infra/logger';
 import type { RedisKeys } from '../shared/infra/redis-keys';
 import type { Visits } from '../visits/visit-recorder';
 import { SplashPage } from '../splash/splash-page.model';
-import { apiKeyCacheFor, apiKeyCacheKeyOf } from './api-key-cache';
+import { ApiKey } from '../keys/key.model';
+import { keyHashesOf } from '../keys/callers';
+import { apiKeyCacheFor } from './api-key-cache';
 import { Webhook } from '../webhooks/webhook.model';
 import { deleteWebhook } from '../webhooks/webhooks.service';
 import { User } from './user.model';
@@ -92,9 +95,11 @@ export async function deleteUserAndContent(
     { $setOnInsert: { startedAt: new Date(now), leaseUntil: new Date(now + LEASE_MS) } },
     { upsert: true },
   );
+  const hashes = await keyHashesOf(user);
   const { deletedCount } = await User.deleteOne({ id: userId });
   if (deletedCount === 0) throw notFound('User not found');
-  await ctx.apiKeys.invalidate([apiKeyCacheKeyOf(user)]);
+  await ApiKey.deleteMany({ userId });
+  await ctx.apiKeys.invalidate(hashes);
   await dropCachedLinks(userId, ctx.links);
   try {
     await cleanUpUser(userId, ctx);
@@ -142,6 +147,7 @@ export async function cleanUpUser(userId: number, ctx: UserDeletionContext): Pro
     Overlay.deleteMany({ userId }),
     // Visitors' names, emails and messages go with the account they were sent to.
     OverlayResponse.deleteMany({ userId }),
+    deleteUploads(ctx.qr.logo.logoDir, userId),
     SplashPage.deleteMany({ userId }),
     // One DEL per key: on a cluster they live in different slots.
     ...[`${ctx.keys.rateLimit()}${userRateLimitKey(userId)}`, ...rotators].map((k) =>

@@ -11,6 +11,13 @@ const userSchema = new Schema(
     registered: { type: Date, required: true, default: () => new Date() },
     passwordHash: { type: String, default: null },
     apiKeyHash: { type: String, required: true, unique: true },
+    /** The default key's first characters (users created before named keys have none). */
+    apiKeyPrefix: { type: String, default: null },
+    /** The default key its last rotation replaced, accepted until `previousApiKeyUntil`. */
+    previousApiKeyHash: { type: String, default: null, index: { sparse: true } },
+    previousApiKeyPrefix: { type: String, default: null },
+    previousApiKeyUntil: { type: Date, default: null },
+    apiKeyLastUsed: { type: Date, default: null },
     /** Administrators' keys may also manage users and plans (GemPixel's admin API). */
     admin: { type: Boolean, required: true, default: false },
   },

@@ -4,7 +4,10 @@ import type { CliCommand } from '../cli/command';
 import { PLAN_NAME_PATTERN } from '../plans/plans.config';
 import { dateTimeInput } from '../shared/http/date-input';
 import { EMAIL, PASSWORD, USERNAME } from './users.schemas';
-import { createUser, rotateApiKey, setAdmin } from './users.service';
+import { DEFAULT_KEY_ID } from '../keys/callers';
+import { MAX_GRACE_SECONDS } from '../keys/keys.schemas';
+import { rotateKey } from '../keys/keys.service';
+import { createUser, setAdmin } from './users.service';
 
 const userInput = Joi.object({
   email: EMAIL.required(),
@@ -46,10 +49,24 @@ export const userAdmin: CliCommand = {
 
 export const keyRotate: CliCommand = {
   name: 'key:rotate',
-  usage: 'key:rotate --user ID',
+  usage: 'key:rotate --user ID [--key ID] [--grace SECONDS]',
   async run(argv, context) {
-    const userId = positiveInt(parseFlags(argv, ['user']), 'user');
+    const flags = parseFlags(argv, ['user', 'key', 'grace']);
+    const userId = positiveInt(flags, 'user');
+    const keyId = flags.key === undefined ? DEFAULT_KEY_ID : positiveInt(flags, 'key');
+    const grace = flags.grace === undefined ? 0 : Number(flags.grace);
+    if (!Number.isSafeInteger(grace) || grace < 0 || grace > MAX_GRACE_SECONDS) {
+      throw new UsageError(
+        `--grace must be a whole number of seconds from 0 to ${MAX_GRACE_SECONDS}`,
+      );
+    }
     if (!context) throw new Error('key:rotate needs the API caches to invalidate');
-    return { id: userId, apiKey: await rotateApiKey(userId, context.apiKeys) };
+    const issued = await rotateKey({ id: userId }, keyId, grace, context.apiKeys);
+    return {
+      id: userId,
+      key: issued.id,
+      apiKey: issued.key,
+      previousUntil: issued.previousUntil?.toISOString() ?? null,
+    };
   },
 };

@@ -30,6 +30,7 @@ const tag = 'Admin';
 const api = {
   list: endpoint({
     tag,
+    scope: '*',
     summary: 'List users (administrators only)',
     query: userListQuerySchema,
     responses: { 200: dataResponse({ data: Joi.array().items(userJson) }, 'The users') },
@@ -37,6 +38,7 @@ const api = {
   }),
   get: endpoint({
     tag,
+    scope: '*',
     summary: 'One user (administrators only)',
     params: idParams,
     responses: { 200: dataResponse({ data: userJson }, 'The user') },
@@ -44,6 +46,7 @@ const api = {
   }),
   add: endpoint({
     tag,
+    scope: '*',
     summary: 'Create a user and its API key (administrators only)',
     description: 'The key is in this answer only: linkqr stores its hash.',
     body: userAddSchema,
@@ -66,6 +69,7 @@ const api = {
   delete: deleteEndpoint(
     tag,
     'Delete a user and everything they own (administrators only; never yourself: 422)',
+    '*',
     [403, 422],
   ),
 };

@@ -5,7 +5,9 @@ import { generateApiKey, hashApiKey, hashPassword } from '../shared/secrets';
 import { User, type UserRecord } from './user.model';
 import { isDuplicateKeyError } from '../shared/db/duplicate-key';
 import type { Invalidator } from '../shared/cache/shared-cache';
-import { apiKeyCacheKeyOf } from './api-key-cache';
+import { ApiKey } from '../keys/key.model';
+import { invalidateUserKeys, keyHashesOf } from '../keys/callers';
+import { keyPrefixOf } from '../keys/key-secret';
 
 export interface NewUser {
   email: string;
@@ -43,6 +45,7 @@ export async function createUser(input: NewUser): Promise<{ user: UserRecord; ap
       registered: new Date(),
       passwordHash: input.password ? await hashPassword(input.password) : null,
       apiKeyHash: hashApiKey(apiKey),
+      apiKeyPrefix: keyPrefixOf(apiKey),
       admin: input.admin ?? false,
     });
     return { user: doc.toObject(), apiKey };
@@ -53,30 +56,46 @@ export async function createUser(input: NewUser): Promise<{ user: UserRecord; ap
   }
 }
 
-/** Replaces the user's key; the old one stops working at once, in every API process. */
-export async function rotateApiKey(userId: number, apiKeys: Invalidator): Promise<string> {
+/**
+ * Replaces the user's default key. The old one keeps working for `graceSeconds` (none: it stops
+ * at once), in every API process; a key replaced earlier and still in its grace period stops now.
+ */
+export async function rotateApiKey(
+  userId: number,
+  apiKeys: Invalidator,
+  graceSeconds = 0,
+  now = new Date(),
+): Promise<{ apiKey: string; previousUntil: Date | null }> {
   const apiKey = generateApiKey();
-  const previous = await User.findOneAndUpdate(
-    { id: userId },
-    { $set: { apiKeyHash: hashApiKey(apiKey) } },
-    { returnDocument: 'before' },
-  ).lean();
+  const previous = await User.findOne({ id: userId }).lean();
   if (!previous) throw notFound(`No user with id ${userId}`);
-  await apiKeys.invalidate([apiKeyCacheKeyOf(previous)]);
-  return apiKey;
+  const previousUntil = graceSeconds > 0 ? new Date(now.getTime() + graceSeconds * 1000) : null;
+  const updated = await User.findOneAndUpdate(
+    { id: userId, apiKeyHash: previous.apiKeyHash },
+    {
+      $set: {
+        apiKeyHash: hashApiKey(apiKey),
+        apiKeyPrefix: keyPrefixOf(apiKey),
+        previousApiKeyHash: previousUntil ? previous.apiKeyHash : null,
+        previousApiKeyPrefix: previousUntil ? (previous.apiKeyPrefix ?? null) : null,
+        previousApiKeyUntil: previousUntil,
+      },
+    },
+  ).lean();
+  if (!updated) throw conflict('The key was rotated at the same moment; try again');
+  await invalidateUserKeys(apiKeys, previous);
+  return { apiKey, previousUntil };
 }
 
 /** Deletes the user record; its key stops working at once, in every API process. */
 export async function deleteUser(userId: number, apiKeys: Invalidator): Promise<void> {
   // Not findOneAndDelete: the embedded engine refuses it (docs/mongodb-compatibility.md).
   const user = await User.findOne({ id: userId }).lean();
+  const hashes = user ? await keyHashesOf(user) : [];
   if (!user || (await User.deleteOne({ id: userId })).deletedCount === 0)
     throw notFound(`No user with id ${userId}`);
-  await apiKeys.invalidate([apiKeyCacheKeyOf(user)]);
-}
-
-export async function findUserByApiKeyHash(apiKeyHash: string): Promise<UserRecord | null> {
-  return User.findOne({ apiKeyHash }).lean();
+  await ApiKey.deleteMany({ userId });
+  await apiKeys.invalidate(hashes);
 }
 
 export async function findUserById(id: number): Promise<UserRecord | null> {
@@ -99,7 +118,7 @@ export async function setAdmin(
     { returnDocument: 'after' },
   ).lean();
   if (!user) throw notFound(`No user with id ${userId}`);
-  await apiKeys.invalidate([apiKeyCacheKeyOf(user)]);
+  await invalidateUserKeys(apiKeys, user);
   return user;
 }
 
@@ -115,7 +134,7 @@ export async function setUserPlan(
     { $set: { status: plan, expires } },
   ).lean();
   if (!updated) throw notFound('User not found');
-  await apiKeys.invalidate([apiKeyCacheKeyOf(updated)]);
+  await invalidateUserKeys(apiKeys, updated);
 }
 
 export async function getUser(id: number): Promise<UserRecord> {

@@ -7,7 +7,7 @@ import { REQUEST_ID } from '../shared/http/request-log';
 import type { ApiMetrics } from '../shared/metrics/api-metrics';
 import { linkCacheFor, linkCacheKey } from '../links/link-cache';
 import { DEFAULT_DOMAIN_ID } from '../links/link.model';
-import { ALIAS_SHAPE, destinationOf } from './redirect';
+import { ALIAS_SHAPE, destinationOf, isAppUrl } from './redirect';
 import { factsOf } from './rules/visitor-facts';
 
 /** Answers the request and returns true, or returns false having touched nothing. */
@@ -61,6 +61,8 @@ export function redirectFastPath(
     const now = Date.now();
     if (target.expiresAt !== null && now >= target.expiresAt) return false;
     const location = destinationOf(target, () => factsOf(req, countryHeader, now));
+    // An app URL opens through the app page of the normal routes.
+    if (location.charCodeAt(0) !== 104 && isAppUrl(location)) return false;
     links.lookups.hit.inc();
     deps.visits.record({ kind: 'link', id: target.id }, req);
     const incoming = req.headers['x-request-id'];

@@ -13,11 +13,13 @@ import { verifyPassword } from '../shared/secrets';
 import { linkCacheFor, linkCacheKey, type LinkTarget } from '../links/link-cache';
 import { DEFAULT_DOMAIN_ID } from '../links/link.model';
 import { PasswordGuard } from './password-guard';
+import { sendAppPage } from './app-page';
 import { ClickLimits } from './click-limit';
 import {
   ALIAS_SHAPE,
   decideRedirect,
   chooseDestination,
+  isAppUrl,
   loadLinkTarget,
   storedClicksOf,
 } from './redirect';
@@ -121,6 +123,7 @@ export function redirectRouter(deps: AppDeps): Router {
     // HEAD is what link unfurlers and monitors send: not a visit.
     if (req.method !== 'HEAD')
       deps.visits.record({ kind: 'link', id: target.id, variant: destination.variant }, req);
+    if (isAppUrl(destination.url)) return sendAppPage(res, destination.url, target.url);
     found(res, destination.url);
   }
 

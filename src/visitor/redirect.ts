@@ -6,7 +6,7 @@ import { findLinkTarget } from '../links/links.service';
 import { isBeingDeleted } from '../users/user-deletion.model';
 import type { Visits } from '../visits/visit-recorder';
 import { compileRules, pickRule } from './rules/rules';
-import type { RuleInput } from './rules/rules.schemas';
+import { isAppUrl, type RuleInput } from './rules/rules.schemas';
 import { factsOf, type VisitorFacts } from './rules/visitor-facts';
 import { variantFor, variantTag, type CachedVariant } from './variants';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -141,6 +141,8 @@ export function toLinkTarget(link: LinkRecord | null): LinkTarget | null {
 export function destinationOf(target: LinkTarget, visitor: () => VisitorFacts): string {
   return target.rules ? (pickRule(target.rules, visitor()) ?? target.url) : target.url;
 }
+
+export { isAppUrl };
 
 /** A visitor's destination and, when an A/B variant chose it, that variant's label. */
 export interface Destination {

@@ -5,7 +5,8 @@ import { issueContactToken } from '../overlays/contact-token';
 import { brandedDomainOf } from '../shared/http/public-context';
 import type { VisitorBehaviour } from '../links/link-behaviour.service';
 import type { LinkTarget } from '../links/link-cache';
-import { chooseDestination } from './redirect';
+import { sendAppPage } from './app-page';
+import { chooseDestination, isAppUrl } from './redirect';
 import {
   framePage,
   pixelPage,
@@ -74,9 +75,11 @@ export function visitorResponder(deps: AppDeps) {
       return sendVisitorPage(res, preview);
     }
     const chosen = chooseDestination(req, res, target, countryHeader);
-    const destination = chosen.url;
     if (req.method !== 'HEAD')
       deps.visits.record({ kind: 'link', id: target.id, variant: chosen.variant }, req);
+    // Pages and pixels are skipped for an app URL: only the app page may open one.
+    if (isAppUrl(chosen.url)) return sendAppPage(res, chosen.url, target.url);
+    const destination = chosen.url;
     const { pixels } = behaviour;
     const overlay = behaviour.type === 'overlay' ? behaviour.overlay : null;
     if (overlay?.type === 'contact') {

@@ -1,3 +1,4 @@
+import type { Clock } from '../shared/cache/cache-bus';
 import { Queue, type JobsOptions } from 'bullmq';
 import type { RedisClient } from '../shared/infra/redis-connections';
 import type { Logger } from '../shared/infra/logger';
@@ -42,6 +43,8 @@ export function createWebhookEvents(options: {
   logger: Logger;
   retryDelayMs: number;
   attempts: number;
+  /** The clock of the process's cache bus, which this may be the first to create (tests set one). */
+  cacheClock?: Clock;
 }): WebhookEvents {
   const { logger } = options;
   const queue = new Queue<WebhookJob>(WEBHOOK_QUEUE, {
@@ -54,6 +57,7 @@ export function createWebhookEvents(options: {
     redis: options.connection,
     keys: options.keys,
     logger,
+    cacheClock: options.cacheClock,
   });
   const subscribed = (event: WebhookEvent) => hasSubscribers(subscribers, event);
   return {

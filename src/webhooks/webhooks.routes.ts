@@ -1,3 +1,5 @@
+import { withinPlan } from '../plans/plan-limit.middleware';
+import { Webhook } from './webhook.model';
 import { Router } from 'express';
 import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
@@ -37,9 +39,10 @@ const tag = 'Webhooks';
 
 /** Each route's validation and OpenAPI declaration. */
 const api = {
-  list: listEndpoint(tag, 'List your webhooks', 'webhooks', webhookJson),
+  list: listEndpoint(tag, 'List your webhooks', 'webhooks', webhookJson, 'webhooks'),
   add: endpoint({
     tag,
+    scope: 'webhooks:write',
     summary: 'Add a webhook',
     description:
       'The answer carries the signing secret, shown this once. 503 when the server has no `WEBHOOK_SECRET_KEY`.',
@@ -51,15 +54,19 @@ const api = {
         'The new webhook and its secret',
       ),
     },
+    // 403: the plan's maxWebhooks (10 unless the plan says otherwise) is reached.
+    errors: [403],
   }),
   update: updateEndpoint(
     tag,
     'Change a webhook (a disabled one is re-enabled)',
     webhookUpdateSchema,
+    'webhooks',
   ),
-  delete: deleteEndpoint(tag, 'Delete a webhook and its delivery log'),
+  delete: deleteEndpoint(tag, 'Delete a webhook and its delivery log', 'webhooks'),
   deliveries: endpoint({
     tag,
+    scope: 'webhooks:read',
     summary: "A webhook's recent delivery attempts, newest first",
     params: idParams,
     responses: {
@@ -86,10 +93,19 @@ export function webhooksRouter(deps: AppDeps): Router {
     sendList(res, 'webhooks', items.map(presentWebhook), total, query);
   });
 
-  router.post('/webhook/add', api.add, async (req, res) => {
-    const { id, secret } = await createWebhook(currentUser(req).id, req.body as WebhookCreate, ctx);
-    sendCreated(res, { id, secret });
-  });
+  router.post(
+    '/webhook/add',
+    api.add,
+    withinPlan(deps, 'maxWebhooks', Webhook),
+    async (req, res) => {
+      const { id, secret } = await createWebhook(
+        currentUser(req).id,
+        req.body as WebhookCreate,
+        ctx,
+      );
+      sendCreated(res, { id, secret });
+    },
+  );
 
   router.put('/webhook/:id/update', api.update, async (req, res) => {
     const body = req.body as WebhookUpdate;

@@ -2,7 +2,7 @@ import { describeCoreFlows } from '../support/core-flows';
 import { TestCluster } from '../support/redis-topologies';
 
 describe('on a Redis Cluster (3 masters, 3 replicas): the core flows', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   let cluster: TestCluster;
   before(async () => {
     cluster = await TestCluster.start();

@@ -2,7 +2,7 @@ import { describeCoreFlows } from '../support/core-flows';
 import { TestSentinel } from '../support/redis-topologies';
 
 describe('on Redis Sentinel (a primary, a replica, a sentinel): the core flows', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   let sentinel: TestSentinel;
   before(async () => {
     sentinel = await TestSentinel.start(1);

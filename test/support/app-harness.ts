@@ -54,6 +54,7 @@ export async function startTestApp(
         logger,
         retryDelayMs: config.webhookRetryDelayMs,
         attempts: config.webhookAttempts,
+        cacheClock: extra.cacheClock,
       }),
     ...extra,
   };

@@ -110,3 +110,28 @@ export function rawRequest(
     req.end(options.body);
   });
 }
+
+/**
+ * One request of a sweep over the route table: any answer is accepted (downloads included, JSON
+ * parsed only when it is `application/json`) and none is held to the OpenAPI document.
+ */
+export async function sweepRequest(
+  baseUrl: string,
+  path: string,
+  options: { key: string; method: string; headers?: Record<string, string>; body?: unknown },
+): Promise<{ status: number; body: unknown; text: string }> {
+  const headers: Record<string, string> = {
+    ...options.headers,
+    authorization: `Bearer ${options.key}`,
+  };
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(baseUrl + path, {
+    method: options.method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    redirect: 'manual',
+  });
+  const text = await res.text();
+  const json = (res.headers.get('content-type') ?? '').startsWith('application/json') && text;
+  return { status: res.status, body: json ? (JSON.parse(text) as unknown) : undefined, text };
+}

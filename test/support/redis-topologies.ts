@@ -123,7 +123,7 @@ export class TestCluster {
   }
 
   /** Every live node says the cluster is ok, with three masters. */
-  async waitHealthy(timeoutMs = 30_000): Promise<void> {
+  async waitHealthy(timeoutMs = 60_000): Promise<void> {
     await until(
       async () => {
         for (const s of this.servers.filter((x) => x.alive)) {

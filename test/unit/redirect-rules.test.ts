@@ -233,7 +233,7 @@ describe('redirect rules validation (pure)', () => {
       ]),
     ).to.equal('rules[0].when.before must be later than after');
     expect(errorOf([{ url: 'ftp://x.test/', when: { os: ['ios'] } }])).to.equal(
-      'rules[0].url must be an http or https URL',
+      'rules[0].url must be an http or https URL, or an app URL (myapp://...)',
     );
     expect(errorOf([{ url: 'https://x.test/', when: {} }])).to.equal(
       'rules[0].when must name at least one key',

@@ -82,6 +82,12 @@ describe('Redis configuration and connections', () => {
     }
   });
 
+  it('accepts a MongoDB replica set URI with several hosts, and still refuses other schemes', () => {
+    const uri = 'mongodb://m1:27017,m2:27017,m3:27017/linkqr?replicaSet=rs0';
+    expect(loadConfig({ MONGODB_URI: uri }).mongodbUri).to.equal(uri);
+    expect(() => loadConfig({ MONGODB_URI: 'http://m1' })).to.throw(ConfigError, /MONGODB_URI/);
+  });
+
   it('builds a cluster client with the credentials on every node, without connecting early', () => {
     const config = loadConfig({
       REDIS_CLUSTER_NODES: '127.0.0.1:1,127.0.0.1:2',

@@ -32,6 +32,10 @@ export const badRequest = (message: string) => new AppError(400, 'bad_request', 
 export const unauthorized = (message: string) =>
   new AppError(401, 'unauthorized', message, { headers: { 'WWW-Authenticate': 'Bearer' } });
 export const forbidden = (message: string) => new AppError(403, 'forbidden', message);
+export const insufficientScope = (scope: string) =>
+  new AppError(403, 'insufficient_scope', `Forbidden: this key lacks the scope ${scope}`);
+export const insufficientRole = (role: string, scope: string) =>
+  new AppError(403, 'insufficient_role', `Forbidden: the ${role} role cannot use ${scope}`);
 export const notFound = (message = 'Not found') => new AppError(404, 'not_found', message);
 export const conflict = (message: string) => new AppError(409, 'conflict', message);
 export const gone = (message: string) => new AppError(410, 'gone', message);

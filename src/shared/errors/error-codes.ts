@@ -19,6 +19,14 @@ export const ERROR_CODES = {
     description: 'The API key is missing, malformed, unknown or expired.',
   },
   forbidden: { status: 403, description: 'The key is valid but may not do this.' },
+  insufficient_scope: {
+    status: 403,
+    description: 'The key lacks the scope the route needs; the message names it.',
+  },
+  insufficient_role: {
+    status: 403,
+    description: "A team member's role does not allow this in the account (the message names it).",
+  },
   not_found: { status: 404, description: 'No such route, or no such resource of yours.' },
   conflict: { status: 409, description: 'The value is already taken (alias, slug, domain, ...).' },
   gone: { status: 410, description: 'The resource existed but is no longer available.' },

@@ -1,4 +1,5 @@
 import type Joi from 'joi';
+import { scopeOf, type ScopeResource } from '../../auth/scopes';
 import { endpoint } from './endpoint';
 import { idParams } from './id-params';
 import { pageQuerySchema } from './pagination';
@@ -7,9 +8,16 @@ import { listResponse, messageResponse } from './responses';
 // The spec's three most common operations, declared alike on every resource.
 
 /** `GET /api/<things>`: a page of the caller's records under `key` (spec 4.1). */
-export const listEndpoint = (tag: string, summary: string, key: string, item: Joi.Schema) =>
+export const listEndpoint = (
+  tag: string,
+  summary: string,
+  key: string,
+  item: Joi.Schema,
+  resource: ScopeResource | '*',
+) =>
   endpoint({
     tag,
+    scope: scopeOf(resource, 'read'),
     summary,
     query: pageQuerySchema,
     responses: { 200: listResponse(key, item, 'A page, newest first') },
@@ -20,10 +28,12 @@ export const updateEndpoint = (
   tag: string,
   summary: string,
   body: Joi.Schema,
+  resource: ScopeResource | '*',
   errors?: readonly number[],
 ) =>
   endpoint({
     tag,
+    scope: scopeOf(resource, 'write'),
     summary,
     params: idParams,
     body,
@@ -32,9 +42,15 @@ export const updateEndpoint = (
   });
 
 /** `DELETE /api/<thing>/:id/delete` answering `{error: 0, message}`. */
-export const deleteEndpoint = (tag: string, summary: string, errors?: readonly number[]) =>
+export const deleteEndpoint = (
+  tag: string,
+  summary: string,
+  resource: ScopeResource | '*',
+  errors?: readonly number[],
+) =>
   endpoint({
     tag,
+    scope: scopeOf(resource, 'write'),
     summary,
     params: idParams,
     responses: { 200: messageResponse('Deleted') },

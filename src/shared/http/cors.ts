@@ -21,7 +21,7 @@ export function apiCors(origins: readonly string[]): RequestHandler {
   return cors({
     origin: origins.includes('*') ? '*' : [...origins],
     methods: ['GET', 'POST', 'PUT', 'DELETE'],
-    allowedHeaders: ['Authorization', 'Content-Type'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'Linkqr-Account'],
     exposedHeaders: EXPOSED_HEADERS,
     maxAge: 600,
   });

@@ -1,5 +1,9 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type Joi from 'joi';
+import { currentKey } from '../../auth/auth-state';
+import { roleAllows } from '../../auth/roles';
+import { allows, type Scope } from '../../auth/scopes';
+import { insufficientRole, insufficientScope, type AppError } from '../errors/app-error';
 import { validate, type RequestSchemas } from './validate';
 
 /** One answer of an operation: a JSON body described by a joi schema, or another media type. */
@@ -20,6 +24,11 @@ export interface EndpointDoc extends RequestSchemas {
   summary: string;
   description?: string;
   tag: string;
+  /**
+   * What a key needs to call the route (`*`: a key with every right). Every route under /api that
+   * takes a key declares one; a dashboard session is not limited by it.
+   */
+  scope?: Scope;
   /** Successful (and other non-failure) answers by HTTP status. */
   responses: Readonly<Record<number, ResponseDoc>>;
   /**
@@ -35,6 +44,15 @@ export interface EndpointDoc extends RequestSchemas {
   example?: unknown;
 }
 
+/** Why the request's key or role may not use a route needing `scope`; checked without I/O. */
+function scopeRefusal(req: Request, scope: Scope): AppError | undefined {
+  const key = currentKey(req);
+  if (key && !allows(key.scopes, scope)) return insufficientScope(scope);
+  const role = req.auth && 'user' in req.auth ? req.auth.role : undefined;
+  if (role && !roleAllows(role, scope)) return insufficientRole(role, scope);
+  return undefined;
+}
+
 const declarations = new WeakMap<object, EndpointDoc>();
 
 /** The declaration a route handler carries, if any (read by the OpenAPI generator). */
@@ -45,12 +63,17 @@ export function endpointDocOf(handler: unknown): EndpointDoc | undefined {
 /**
  * `validate()` plus the route's OpenAPI declaration: every route carries one (in place of
  * `validate`), so the document lists it with the same schemas that check its requests. It also
- * notes the route's template for the request metrics.
+ * notes the route's template for the request metrics and refuses a key without the route's scope.
  */
 export function endpoint(doc: EndpointDoc): RequestHandler<Record<string, string>> {
   const check = doc.params || doc.query || doc.body ? validate(doc) : undefined;
+  const { scope } = doc;
   const handler: RequestHandler<Record<string, string>> = (req, res, next) => {
     res.locals.routeTemplate = `${req.baseUrl}${String(req.route?.path ?? '')}`;
+    if (scope) {
+      const refused = scopeRefusal(req, scope);
+      if (refused) return next(refused);
+    }
     if (check) check(req, res, next);
     else next();
   };

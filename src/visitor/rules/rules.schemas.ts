@@ -122,7 +122,28 @@ const destination = Joi.string()
   .custom(cleanUrlHost)
   .messages({ 'string.uriCustomScheme': '{{#label}} must be an http or https URL' });
 
+/** A custom scheme that opens an app (`myapp://path`); never one a browser runs or reads. */
+export const APP_URL =
+  /^(?!(?:https?|javascript|data|vbscript|file|blob|about|ftp|ws|wss):)[a-z][a-z0-9+.-]{1,31}:\/\/[^\s<>"'`\\]{0,2000}$/i;
+
+export const isAppUrl = (url: string) => APP_URL.test(url);
+
+const ruleUrl = Joi.alternatives()
+  .try(destination, Joi.string().trim().max(2048).pattern(APP_URL))
+  .messages({
+    'alternatives.match': '{{#label}} must be an http or https URL, or an app URL (myapp://...)',
+  });
+
 /** `rules`: ordered, first match wins; `null` or `[]` clears them on update. */
 export const rulesField = Joi.array()
-  .items(Joi.object<RuleInput>({ url: destination.required(), when: when.required() }))
+  .items(
+    Joi.object<RuleInput>({ url: ruleUrl.required(), when: when.required() }).custom(
+      (rule: RuleInput, helpers) =>
+        isAppUrl(rule.url) && !rule.when.device
+          ? helpers.message({
+              custom: '{{#label}}.url may be an app URL only in a rule with device',
+            })
+          : rule,
+    ),
+  )
   .max(MAX_RULES);

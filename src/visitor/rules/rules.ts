@@ -116,7 +116,10 @@ export function compileRules(
   return compiled.length ? { rules: compiled } : null;
 }
 
-/** The destination of the first rule the visitor matches, or null (the link's own URL applies). */
+/**
+ * The destination of the first rule the visitor matches, or null (the link's own URL applies).
+ * An app URL (see rules.schemas.ts) is only ever opened through the app page.
+ */
 export function pickRule(compiled: CompiledRules, visitor: VisitorFacts): string | null {
   outer: for (const rule of compiled.rules) {
     for (const test of rule.tests) if (!test(visitor)) continue outer;

@@ -1,0 +1,156 @@
+import { Router, type Response } from 'express';
+import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
+import Joi from 'joi';
+import { currentUser } from '../auth/auth.middleware';
+import type { AppDeps } from '../deps';
+import { planLimitReached, planRoom } from '../plans/plans.service';
+import { badRequest, conflict, notFound } from '../shared/errors/app-error';
+import {
+  BULK_MAX_ITEMS,
+  bulkBodySchema,
+  bulkResponse,
+  itemValidator,
+  runBulk,
+  settle,
+  type BulkOutcome,
+} from '../shared/http/bulk';
+import { endpoint } from '../shared/http/endpoint';
+import { idJson, sendData, urlJson } from '../shared/http/responses';
+import { validatedQuery } from '../shared/http/validate';
+import { QrCode, type QrCodeRecord } from './qr-code.model';
+import { qrLink } from './qr-codes.presenter';
+import { qrCreateSchema, type QrCreate } from './qr-codes.schemas';
+import { createQr, qrServiceContext } from './qr-codes.service';
+import { findImage } from './qr-images';
+import { IMAGE_FORMATS, variantImage, type ImageFormat } from './qr-variants';
+
+const tag = 'QR codes';
+
+const downloadQuery = Joi.object({
+  ids: Joi.string()
+    .pattern(/^\d+(,\d+)*$/)
+    .required()
+    .messages({ 'string.pattern.base': '{#label} must be QR code ids separated by commas' })
+    .description(`up to ${BULK_MAX_ITEMS} ids, comma-separated`),
+  format: Joi.string()
+    .valid(...IMAGE_FORMATS)
+    .default('png'),
+});
+
+const api = {
+  create: endpoint({
+    tag,
+    summary: `Create up to ${BULK_MAX_ITEMS} QR codes at once`,
+    description:
+      'Each item is a `qr/add` body; one result per item, in order: `{error: 0, id, link}` or `{error: 1, message, code, field}`.',
+    body: bulkBodySchema('qrs', 'a qr/add body'),
+    responses: { 200: bulkResponse({ id: idJson, link: urlJson }, 'One result per item') },
+    errors: [403],
+  }),
+  download: endpoint({
+    tag,
+    summary: 'A ZIP of QR code images',
+    description:
+      'One file per code (`{name or qr}-{id}.{format}`), streamed as the images are read or drawn. Every code must be yours and rendered.',
+    query: downloadQuery,
+    responses: { 200: { description: 'The ZIP', media: ['application/zip'] } },
+    errors: [404, 409],
+  }),
+};
+
+/** A file name from the code's name, kept to letters, digits, dashes and dots. */
+function fileName(qr: QrCodeRecord, format: ImageFormat): string {
+  const base = (qr.name || 'qr').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '');
+  return `${(base || 'qr').slice(0, 60)}-${qr.id}.${format}`;
+}
+
+async function imageOf(qr: QrCodeRecord, format: ImageFormat): Promise<Buffer> {
+  if (format === 'pdf' || format === 'eps') return (await variantImage(qr, { format })).bytes;
+  const stored = await findImage(qr.id, qr.renderVersion, format);
+  if (!stored) throw conflict(`QR code ${qr.id} has no ${format} image yet`);
+  return stored.bytes;
+}
+
+/** Writes the ZIP as fflate produces it, waiting for the socket when it is full. */
+async function streamZip(
+  res: Response,
+  files: Array<{ name: string; bytes: () => Promise<Buffer> }>,
+) {
+  res.setHeader('Content-Type', 'application/zip');
+  res.setHeader('Content-Disposition', 'attachment; filename="qr-codes.zip"');
+  let pending: Promise<void> = Promise.resolve();
+  const zip = new Zip((err, chunk, final) => {
+    if (err) {
+      res.destroy(err);
+      return;
+    }
+    const ok = res.write(Buffer.from(chunk));
+    if (!ok) pending = new Promise((resolve) => res.once('drain', () => resolve()));
+    if (final) res.end();
+  });
+  for (const file of files) {
+    const bytes = await file.bytes();
+    // PNG is compressed already; the text formats deflate well.
+    const entry = file.name.endsWith('.png')
+      ? new ZipPassThrough(file.name)
+      : new ZipDeflate(file.name, { level: 6 });
+    zip.add(entry);
+    entry.push(bytes, true);
+    await pending;
+  }
+  zip.end();
+}
+
+/** POST /api/qr/bulk and GET /api/qr/download; mounted before `/qr/:id`. */
+export function qrBulkRouter(deps: AppDeps): Router {
+  const { config } = deps;
+  const ctx = qrServiceContext(deps);
+  const router = Router();
+
+  router.post('/qr/bulk', api.create, async (req, res) => {
+    const user = currentUser(req);
+    const { qrs } = req.body as { qrs: unknown[] };
+    const results = await runBulk(qrs, itemValidator<QrCreate>(qrCreateSchema), async (valid) => {
+      const room = await planRoom(config.plans, user, 'maxQrCodes', (userId) =>
+        QrCode.countDocuments({ userId }),
+      );
+      const outcomes: Array<BulkOutcome<{ id: number; link: string }>> = [];
+      for (const [i, { value }] of valid.entries()) {
+        if (i >= room) {
+          outcomes.push(planLimitReached(config.plans, user, 'maxQrCodes'));
+          continue;
+        }
+        const made = await settle(createQr(user.id, value, ctx));
+        outcomes.push(
+          made instanceof Error
+            ? made
+            : { id: made.id, link: qrLink(config.publicUrl, made.alias) },
+        );
+      }
+      return outcomes;
+    });
+    sendData(res, { data: results });
+  });
+
+  router.get('/qr/download', api.download, async (req, res) => {
+    const userId = currentUser(req).id;
+    const { ids, format } = validatedQuery<{ ids: string; format: ImageFormat }>(res);
+    const wanted = [...new Set(ids.split(',').map(Number))];
+    if (wanted.length > BULK_MAX_ITEMS) {
+      throw badRequest(`ids may name at most ${BULK_MAX_ITEMS} QR codes`);
+    }
+    const found = await QrCode.find({ userId, id: { $in: wanted } }).lean();
+    const byId = new Map(found.map((qr) => [qr.id, qr as QrCodeRecord]));
+    const missing = wanted.find((id) => !byId.has(id));
+    if (missing !== undefined) throw notFound(`QR code ${missing} not found`);
+    const unready = found.find((qr) => qr.status !== 'ready');
+    if (unready) throw conflict(`QR code ${unready.id} is ${unready.status}, not rendered`);
+    const codes = wanted.map((id) => byId.get(id) as QrCodeRecord);
+    await streamZip(
+      res,
+      codes.map((qr) => ({ name: fileName(qr, format), bytes: () => imageOf(qr, format) })),
+    );
+  });
+
+  return router;
+}
