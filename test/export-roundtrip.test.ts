@@ -6,6 +6,8 @@ import { AliasReservation } from '../src/links/alias.model';
 import { Link, type LinkRecord } from '../src/links/link.model';
 import { Overlay } from '../src/overlays/overlay.model';
 import { Pixel } from '../src/pixels/pixel.model';
+import { QrCode } from '../src/qr-codes/qr-code.model';
+import { QrImage } from '../src/qr-codes/qr-image.model';
 import { SplashPage } from '../src/splash/splash-page.model';
 import { startTestApp, type TestApp } from './support/app-harness';
 import { addOverlay, addPixel, addSplash, FB_TAG } from './support/behaviour';
@@ -15,6 +17,7 @@ import { requestWithHost, uniqueDomain } from './support/domains';
 import { client } from './support/http';
 import { finishedImport, startTestImportWorker, uploadImport } from './support/imports';
 import { createLink, visit } from './support/links';
+import { decodeImage, startQrWorker, waitForRender } from './support/qr';
 import { createTestUser, uniqueName } from './support/users';
 
 interface Line {
@@ -36,11 +39,14 @@ describe('portable export: GET /api/export, then source linkqr', function () {
   this.timeout(60_000);
   let app: TestApp;
   let worker: { close(): Promise<void> };
+  let renderer: { close(): Promise<void> };
   before(async () => {
     app = await startTestApp({ IMPORT_ALLOW_PRIVATE: 'true', WEBHOOK_ALLOW_PRIVATE: 'true' });
     worker = startTestImportWorker(app);
+    renderer = startQrWorker(app);
   });
   after(async () => {
+    await renderer.close();
     await worker.close();
     await app.close();
   });
@@ -79,8 +85,20 @@ describe('portable export: GET /api/export, then source linkqr', function () {
       custom: `${stem}-b`,
       domain: domainUrl,
     });
+    const qrRes = await api.post<{ id: number; link: string }>('/api/qr/add', {
+      type: 'link',
+      data: plain.shorturl,
+      name: 'Flyer',
+      foreground: 'rgb(20,40,90)',
+      size: 600,
+      format: 'svg',
+      style: { dots: 'rounded', corners: { frame: { shape: 'rounded' } } },
+    });
+    expect(qrRes.status, qrRes.text).to.equal(200);
+    const qr = qrRes.body;
     await assignToCampaign(app, apiKey, campaign.id, plain.id);
     await assignToChannel(app, apiKey, channel.id, 'links', rich.id);
+    await assignToChannel(app, apiKey, channel.id, 'qr', qr.id);
     const hook = await api.post('/api/webhook/add', {
       url: 'http://127.0.0.1:9/in',
       events: ['link.created'],
@@ -115,6 +133,8 @@ describe('portable export: GET /api/export, then source linkqr', function () {
       'link',
       'link',
       'link',
+      'qr',
+      'channelItem',
       'channelItem',
       'webhook',
     ]);
@@ -134,6 +154,7 @@ describe('portable export: GET /api/export, then source linkqr', function () {
       splash: await SplashPage.findOne({ id: splash }).lean(),
       overlay: await Overlay.findOne({ id: overlay }).lean(),
       campaign: await Campaign.findOne({ id: campaign.id }).lean(),
+      qr: await QrCode.findOne({ id: qr.id }).lean(),
     };
     for (const model of [
       Link,
@@ -144,8 +165,10 @@ describe('portable export: GET /api/export, then source linkqr', function () {
       Campaign,
       Channel,
       ChannelItem,
+      QrCode,
     ])
       await (model as typeof Link).deleteMany({ userId: user.id });
+    await QrImage.deleteMany({ qrId: qr.id });
     await AliasReservation.deleteMany({ alias: { $in: [...aliases, branded.alias] } });
 
     const newcomer = await createTestUser();
@@ -154,8 +177,8 @@ describe('portable export: GET /api/export, then source linkqr', function () {
     const report = await finishedImport(app, newcomer.apiKey, started.body.id);
     expect(report, JSON.stringify(report.errors)).to.deep.include({
       status: 'done',
-      total: 12,
-      imported: 11,
+      total: 14,
+      imported: 13,
       skipped: 1,
       failed: 0,
     });
@@ -178,11 +201,17 @@ describe('portable export: GET /api/export, then source linkqr', function () {
         BrandedDomain.findOne({ userId }).lean(),
       ],
     );
+    const newQr = await QrCode.findOne({ userId }).lean();
     expect(comparable(newPixel ?? {})).to.deep.equal(comparable(original.pixel ?? {}));
     expect(comparable(newSplash ?? {})).to.deep.equal(comparable(original.splash ?? {}));
     expect(comparable(newOverlay ?? {})).to.deep.equal(comparable(original.overlay ?? {}));
     expect(comparable(newCampaign ?? {})).to.deep.equal(comparable(original.campaign ?? {}));
     expect(newDomain?.host).to.equal(host);
+    // Same design, content, name, date and alias; rendered anew here.
+    const renderState = ['status', 'renderVersion', 'renderedAt', 'updatedAt', 'failureReason'];
+    expect(comparable(newQr ?? {}, ...renderState)).to.deep.equal(
+      comparable(original.qr ?? {}, ...renderState),
+    );
     const refs = ['domainId', 'campaignId', 'splashId', 'overlayId', 'pixelIds'];
     expect(links.map((l) => comparable(l, ...refs))).to.deep.equal(
       original.links.map((l) => comparable(l, ...refs)),
@@ -195,10 +224,21 @@ describe('portable export: GET /api/export, then source linkqr', function () {
     expect(byAlias.get(plain.alias)?.campaignId).to.equal(newCampaign?.id);
     expect(byAlias.get(framed.alias)?.overlayId).to.equal(newOverlay?.id);
     expect(byAlias.get(branded.alias)?.domainId).to.equal(newDomain?.id);
-    const assigned = await ChannelItem.find({ userId }).lean();
+    const assigned = await ChannelItem.find({ userId }).sort({ type: 1 }).lean();
     expect(assigned.map((a) => [a.channelId, a.type, a.itemId])).to.deep.equal([
       [newChannel?.id, 'links', byAlias.get(rich.alias)?.id],
+      [newChannel?.id, 'qr', newQr?.id],
     ]);
+
+    // The imported code is rendered and served, and its scans reach the imported link.
+    expect((await waitForRender(app, newcomer.apiKey, newQr?.id ?? 0)).status).to.equal('ready');
+    const image = await fetch(`${app.url}/qr/${newQr?.alias}.png`);
+    expect(image.status).to.equal(200);
+    expect(image.headers.get('content-type')).to.equal('image/png');
+    const scanned = await decodeImage(Buffer.from(await image.arrayBuffer()));
+    expect(scanned.text).to.equal(`http://linkqr.test/s/${newQr?.alias}`);
+    const scan = await visit(app, `/s/${newQr?.alias}`);
+    expect(scan.headers.get('location')).to.equal(plain.shorturl);
 
     const after = await Promise.all(aliases.map((a) => visit(app, `/${a}`)));
     expect(after.map((r) => [r.status, r.headers.get('location')])).to.deep.equal(
@@ -210,7 +250,79 @@ describe('portable export: GET /api/export, then source linkqr', function () {
 
     const again = await uploadImport(app, newcomer.apiKey, text, { source: 'linkqr' });
     const rerun = await finishedImport(app, newcomer.apiKey, again.body.id);
-    expect(rerun).to.deep.include({ status: 'done', imported: 0, failed: 0, skipped: 12 });
+    expect(rerun).to.deep.include({ status: 'done', imported: 0, failed: 0, skipped: 14 });
+    expect(await QrCode.countDocuments({ userId })).to.equal(1);
+  });
+
+  it("keeps a QR code's alias unless taken (skipped, or renamed with its link target following the renamed link) and validates it as qr/add does", async () => {
+    const owner = await createTestUser();
+    const link = await createLink(app, owner.apiKey, {
+      url: 'https://example.com/qr-target',
+      custom: uniqueName('ql'),
+    });
+    const made = await client(app.url, owner.apiKey).post<{ id: number; link: string }>(
+      '/api/qr/add',
+      { type: 'link', data: link.shorturl, name: 'Poster' },
+    );
+    expect(made.status, made.text).to.equal(200);
+    const original = await QrCode.findOne({ id: made.body.id }).lean();
+    const res = await fetch(`${app.url}/api/export`, {
+      headers: { authorization: `Bearer ${owner.apiKey}` },
+    });
+    // A code no linkqr would accept: too small for its content.
+    const tooSmall = { type: 'qr', data: { id: 999_999, type: 'text', data: 'hi', size: 50 } };
+    const text = `${await res.text()}${JSON.stringify(tooSmall)}\n`;
+    const linkLabel = String((await Link.findOne({ alias: link.alias }).lean())?.id);
+    const qrLabel = `qr ${made.body.id}`;
+
+    const skipper = await createTestUser();
+    const skipped = await finishedImport(
+      app,
+      skipper.apiKey,
+      (await uploadImport(app, skipper.apiKey, text, { source: 'linkqr' })).body.id,
+    );
+    expect(skipped, JSON.stringify(skipped.errors)).to.deep.include({
+      status: 'done',
+      imported: 0,
+      skipped: 2,
+      failed: 1,
+    });
+    expect(skipped.errors).to.deep.equal([
+      { item: linkLabel, message: `alias ${link.alias} is already taken: skipped` },
+      {
+        item: qrLabel,
+        message: `link ${linkLabel} was not imported: the code still points at ${link.shorturl}`,
+      },
+      { item: qrLabel, message: `alias ${original?.alias} is already taken: skipped` },
+      { item: 'qr 999999', message: 'size must be greater than or equal to 128' },
+    ]);
+    expect(await QrCode.countDocuments({ userId: skipper.user.id })).to.equal(0);
+
+    const renamer = await createTestUser();
+    const renamed = await finishedImport(
+      app,
+      renamer.apiKey,
+      (await uploadImport(app, renamer.apiKey, text, { source: 'linkqr', onConflict: 'rename' }))
+        .body.id,
+    );
+    expect(renamed).to.deep.include({ status: 'done', imported: 2, skipped: 0, failed: 1 });
+    const newLink = await Link.findOne({ userId: renamer.user.id }).lean<LinkRecord>();
+    const newQr = await QrCode.findOne({ userId: renamer.user.id }).lean();
+    expect(newLink?.alias).to.not.equal(link.alias);
+    expect(newQr?.alias)
+      .to.match(/^[A-Za-z0-9]{8}$/)
+      .and.not.equal(original?.alias);
+    expect(renamed.errors).to.deep.equal([
+      { item: linkLabel, message: `alias ${link.alias} was taken: imported as ${newLink?.alias}` },
+      { item: qrLabel, message: `alias ${original?.alias} was taken: imported as ${newQr?.alias}` },
+      { item: 'qr 999999', message: 'size must be greater than or equal to 128' },
+    ]);
+    expect(newQr).to.deep.include({ name: 'Poster', data: `http://linkqr.test/${newLink?.alias}` });
+    expect((await waitForRender(app, renamer.apiKey, newQr?.id ?? 0)).status).to.equal('ready');
+    const scan = await visit(app, `/s/${newQr?.alias}`);
+    expect(scan.headers.get('location')).to.equal(`http://linkqr.test/${newLink?.alias}`);
+    const redirect = await visit(app, `/${newLink?.alias}`);
+    expect(redirect.headers.get('location')).to.equal('https://example.com/qr-target');
   });
 
   it('refuses a file that is not a linkqr export, saying so', async () => {
@@ -219,5 +331,42 @@ describe('portable export: GET /api/export, then source linkqr', function () {
     const report = await finishedImport(app, apiKey, started.body.id);
     expect(report).to.deep.include({ status: 'failed', imported: 0 });
     expect(report.errors).to.deep.equal([{ item: '', message: 'not a linkqr export' }]);
+  });
+});
+
+describe('portable export: QR codes within the plan', function () {
+  this.timeout(60_000);
+  let app: TestApp;
+  let worker: { close(): Promise<void> };
+  before(async () => {
+    app = await startTestApp({
+      PLANS: JSON.stringify([{ id: 1, name: 'oneqr', maxQrCodes: 1 }]),
+    });
+    worker = startTestImportWorker(app);
+  });
+  after(async () => {
+    await worker.close();
+    await app.close();
+  });
+
+  it('stops an import at the plan’s maxQrCodes and says so', async () => {
+    const { apiKey, user } = await createTestUser({ plan: 'oneqr' });
+    const header = { format: 'linkqr-export', version: 1, source: 'https://old.example' };
+    const codes = [1, 2].map((id) => ({
+      type: 'qr',
+      data: { id, type: 'text', data: `hi ${id}` },
+    }));
+    const text = [header, ...codes].map((l) => JSON.stringify(l)).join('\n');
+    const started = await uploadImport(app, apiKey, text, { source: 'linkqr' });
+    const report = await finishedImport(app, apiKey, started.body.id);
+    expect(report).to.deep.include({ status: 'failed', imported: 1, failed: 1, skipped: 0 });
+    expect(report.errors).to.deep.equal([
+      {
+        item: '',
+        message:
+          'Plan limit reached: maxQrCodes (1) on the oneqr plan; delete a QR code or change plan: import stopped',
+      },
+    ]);
+    expect(await QrCode.countDocuments({ userId: user.id })).to.equal(1);
   });
 });

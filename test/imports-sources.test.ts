@@ -35,6 +35,8 @@ interface SourceCase {
   handler(links: SourceLink[]): FakeHandler;
   /** What the import must have stored beyond url, alias and title. */
   check(link: LinkRecord, source: SourceLink): void;
+  /** What the report must say of the first link. */
+  reported?(source: SourceLink): Array<{ item: string; message: string }>;
 }
 
 const cases: SourceCase[] = [
@@ -53,7 +55,14 @@ const cases: SourceCase[] = [
               longUrl: l.url,
               dateCreated: `${l.created}T10:00:00+02:00`,
               tags: i === 0 ? ['spring', 'print'] : [],
-              meta: { validSince: null, validUntil: '2031-01-01T00:00:00+00:00', maxVisits: null },
+              meta:
+                l === links[0]
+                  ? {
+                      validSince: '2022-01-01T00:00:00+00:00',
+                      validUntil: '2031-01-01T00:00:00+00:00',
+                      maxVisits: 25,
+                    }
+                  : { validSince: null, validUntil: '2031-01-01T00:00:00+00:00', maxVisits: null },
               domain: null,
               title: l.title,
             })),
@@ -69,7 +78,15 @@ const cases: SourceCase[] = [
     check: (link, source) => {
       expect(link.expiry?.toISOString()).to.equal('2031-01-01T00:00:00.000Z');
       expect(link.createdAt.toISOString()).to.equal(`${source.created}T08:00:00.000Z`);
+      expect(link.maxClicks, 'maxVisits is the click limit').to.equal(25);
     },
+    reported: (source) => [
+      {
+        item: `/${source.alias}`,
+        message:
+          'validSince 2022-01-01T00:00:00+00:00 not carried: links are live from their import',
+      },
+    ],
   },
   {
     source: 'kutt',
@@ -237,6 +254,11 @@ describe('imports: Shlink, Kutt, Bitly and GemPixel sources against local fakes'
         expect(link.url).to.equal(first.url);
         if (c.source !== 'kutt') expect(link.title).to.equal(first.title);
         c.check(link, first);
+        if (c.reported) {
+          const expected = c.reported(first);
+          const items = new Set(expected.map((e) => e.item));
+          expect(report.errors.filter((e) => items.has(e.item))).to.deep.equal(expected);
+        }
         const redirect = await visit(app, `/${first.alias}`);
         expect(redirect.status).to.equal(302);
         expect(redirect.headers.get('location')).to.equal(first.url);

@@ -4,7 +4,7 @@ import { unassignEverywhere } from '../channels/channels.service';
 import type { AppDeps } from '../deps';
 import type { Primable } from '../shared/cache/shared-cache';
 import { deleteOwned, findOwned, listOwned } from '../shared/db/owned';
-import { notFound, validation } from '../shared/errors/app-error';
+import { conflict, notFound, validation } from '../shared/errors/app-error';
 import { nextId } from '../shared/ids/counter.model';
 import type { PageQuery } from '../shared/http/pagination';
 import type { Logger } from '../shared/infra/logger';
@@ -36,6 +36,9 @@ export interface QrServiceContext {
   /** The public routes' cache of codes by alias. */
   lookups: Primable<QrCodeRecord>;
 }
+
+/** What creating a code needs: an import creates them where no visits are ever deleted. */
+export type QrCreateContext = Omit<QrServiceContext, 'visits'>;
 
 /** The QR service's context as the API builds it from the app's dependencies. */
 export function qrServiceContext(
@@ -99,7 +102,7 @@ function drawingWidth(r: Rendering, modules: number): number {
 }
 
 /** The slow check (it may resolve DNS or read a file), so it runs after the cheap ones. */
-async function checkLogo(r: Rendering, ctx: QrServiceContext): Promise<void> {
+async function checkLogo(r: Rendering, ctx: QrCreateContext): Promise<void> {
   if (!r.logo) return;
   try {
     await checkLogoAtOnce(r.logo, ctx.logo);
@@ -110,7 +113,7 @@ async function checkLogo(r: Rendering, ctx: QrServiceContext): Promise<void> {
 }
 
 /** The payload for this alias, refused when no QR version or no image of this size can hold it. */
-function payloadFor(r: Rendering, alias: string, ctx: QrServiceContext): string {
+function payloadFor(r: Rendering, alias: string, ctx: QrCreateContext): string {
   const payload = encodeQrPayload(r.content, dynamicUrl(ctx.publicUrl, alias));
   const matrix = qrMatrix(payload, errorCorrectionOf(r.style, Boolean(r.logo)), 0);
   if (!matrix) throw validation('data is too long to fit in a QR code', 'data');
@@ -127,7 +130,7 @@ function payloadFor(r: Rendering, alias: string, ctx: QrServiceContext): string 
 }
 
 /** The document is the record of intent: if Redis drops the job, the worker's sweep re-queues it. */
-async function queueRender(ctx: QrServiceContext, qr: QrCodeRecord) {
+async function queueRender(ctx: QrCreateContext, qr: QrCodeRecord) {
   try {
     await ctx.queue.enqueue(qrRenderJobFor(qr));
   } catch (err) {
@@ -138,11 +141,21 @@ async function queueRender(ctx: QrServiceContext, qr: QrCodeRecord) {
   }
 }
 
+/** Where an import puts a code: the alias it had (refused when taken unless renamed), its date. */
+export interface QrPlacement {
+  alias?: string;
+  renameIfTaken?: boolean;
+  createdAt?: Date;
+}
+
 export async function createQr(
   userId: number,
   input: QrCreate,
-  ctx: QrServiceContext,
+  ctx: QrCreateContext,
+  placement: QrPlacement = {},
 ): Promise<QrCodeRecord> {
+  if (placement.alias !== undefined && !ALIAS_PATTERN.test(placement.alias))
+    throw validation(`alias ${placement.alias} is not 8 letters or digits`, 'alias');
   const rendering: Rendering = {
     content: parseQrContent(input.type, input.data),
     background: input.background ?? DEFAULT_BACKGROUND,
@@ -151,7 +164,7 @@ export async function createQr(
     size: input.size ?? DEFAULT_SIZE,
     style: input.style ?? null,
   };
-  let alias = newAlias();
+  let alias = placement.alias ?? newAlias();
   let payload = payloadFor(rendering, alias, ctx);
   await checkLogo(rendering, ctx);
   const id = await nextId('qr');
@@ -168,7 +181,7 @@ export async function createQr(
         data: rendering.content.data,
         status: 'pending',
         failureReason: null,
-        createdAt: now,
+        createdAt: placement.createdAt ?? now,
         payload,
         background: rendering.background,
         foreground: rendering.foreground,
@@ -188,6 +201,8 @@ export async function createQr(
       return created;
     } catch (err) {
       if (!isDuplicateKeyError(err, 'alias') || attempt >= 3) throw err;
+      if (alias === placement.alias && !placement.renameIfTaken)
+        throw conflict(`alias ${alias} is already taken`);
       alias = newAlias();
       payload = payloadFor(rendering, alias, ctx);
     }

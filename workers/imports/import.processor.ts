@@ -14,11 +14,13 @@ import { longUrl } from '../../src/links/links.schemas';
 import type { LinkInvalidator } from '../../src/links/links.service';
 import { DEFAULT_DOMAIN_ID, Link } from '../../src/links/link.model';
 import type { Plan } from '../../src/plans/plans.config';
+import type { QrCreateContext } from '../../src/qr-codes/qr-codes.service';
 import { planLimitReached, planRoom } from '../../src/plans/plans.service';
 import { AppError } from '../../src/shared/errors/app-error';
 import type { Logger } from '../../src/shared/infra/logger';
 import { User } from '../../src/users/user.model';
 import type { SourceHttpOptions } from './source-http';
+import { importQrCodes } from './portable-qr';
 import { importRecords, resolveLinkRefs } from './portable-records';
 import { adapterFor } from './sources';
 import type { LinkItem, RecordItem, SourceContext, SourceItem } from './sources/source';
@@ -29,6 +31,8 @@ export interface ImportDeps {
   logger: Logger;
   secretKey: Buffer | undefined;
   http: SourceHttpOptions;
+  /** QR codes of a linkqr export are created as the API creates them, renders queued. */
+  qr: QrCreateContext;
 }
 
 const BATCH = 100;
@@ -111,12 +115,14 @@ async function importBatch(
   report.total += batch.length;
   const links: LinkItem[] = [];
   const records = batch.flatMap((item) => (item.kind === 'record' ? [item] : []));
-  // Assignments name links: they go after the links of the same batch, the others before.
+  // QR codes may point at links and assignments name either: they go after the links of the
+  // same batch (QR codes first), the other records before.
   const isAssignment = (r: RecordItem) => r.type === 'channelItem';
+  const isQr = (r: RecordItem) => r.type === 'qr';
   await importRecords(
     job.userId,
     origin,
-    records.filter((r) => !isAssignment(r)),
+    records.filter((r) => !isAssignment(r) && !isQr(r)),
     report,
   );
   for (const item of batch) {
@@ -178,6 +184,14 @@ async function importBatch(
     for (const note of item.notes ?? []) report.note(item.sourceId, note);
   });
   if (rows.length) await ImportedItem.insertMany(rows);
+  const qrsWithinPlan = await importQrCodes(records.filter(isQr), {
+    user: ctx.user,
+    origin,
+    plans: deps.plans,
+    qr: deps.qr,
+    rename: job.onConflict === 'rename',
+    report,
+  });
   await importRecords(job.userId, origin, records.filter(isAssignment), report);
   if (allowed.length < fresh.length) {
     report.failed += fresh.length - allowed.length;
@@ -187,7 +201,7 @@ async function importBatch(
     );
     return false;
   }
-  return true;
+  return qrsWithinPlan;
 }
 
 /** Runs one import job to its end, writing its report as it goes. Never logs or stores the key. */

@@ -2,7 +2,8 @@ import { Worker } from 'bullmq';
 import type { Config } from '../../src/config';
 import { IMPORT_QUEUE, type ImportJobData } from '../../src/imports/imports.jobs';
 import { linkCacheFor } from '../../src/links/link-cache';
-import { bullPrefix } from '../../src/qr-codes/qr-codes.jobs';
+import { bullPrefix, createQrRenderQueue } from '../../src/qr-codes/qr-codes.jobs';
+import { qrLookupCacheFor } from '../../src/qr-codes/qr-lookup-cache';
 import type { Logger } from '../../src/shared/infra/logger';
 import { createRedisClient } from '../../src/shared/infra/redis-connections';
 import type { RedisKeys } from '../../src/shared/infra/redis-keys';
@@ -17,12 +18,26 @@ export function startImportWorker(options: { config: Config; logger: Logger; key
     logger.warn({ err: err.message }, 'redis connection error'),
   );
   const cache = linkCacheFor({ redis: cacheRedis, keys, logger });
+  // Imported QR codes are rendered by the render worker, queued as the API queues them.
+  const queueRedis = createRedisClient(config.redis, 'queue');
+  queueRedis.on('error', (err: Error) =>
+    logger.warn({ err: err.message }, 'redis connection error'),
+  );
+  const qrQueue = createQrRenderQueue({ connection: queueRedis, keys, logger });
+  const qr = {
+    publicUrl: config.publicUrl,
+    logo: { logoDir: config.logoDir, allowPrivate: config.logoAllowPrivate },
+    queue: qrQueue,
+    logger,
+    lookups: qrLookupCacheFor({ redis: cacheRedis, keys, logger }),
+  };
   const deps = {
     cache,
     plans: config.plans,
     logger,
     secretKey: config.webhookSecretKey,
     http: { policy: { allowPrivate: config.importAllowPrivate } },
+    qr,
   };
   const connection = createRedisClient(config.redis, 'blocking');
   connection.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
@@ -36,6 +51,8 @@ export function startImportWorker(options: { config: Config; logger: Logger; key
     close: async () => {
       await worker.close();
       connection.disconnect();
+      await qrQueue.close();
+      queueRedis.disconnect();
       cacheRedis.disconnect();
     },
   };

@@ -35,7 +35,6 @@ const RECORD_KINDS: Record<string, { model: Creatable; counter: string }> = {
 const CHANNEL_ITEM_KINDS: Record<string, string> = { links: 'link', qr: 'qr', bio: 'bio' };
 
 const NOT_IMPORTED: Record<string, string> = {
-  qr: 'QR codes are not imported yet: add them again (their links are here)',
   webhook: 'webhooks are not imported: add them again, each gets a new signing secret',
 };
 

@@ -1,10 +1,15 @@
 export type DuplicateKeyError = Error & { code: 11000; keyValue?: Record<string, unknown> };
 
-/** MongoDB's duplicate-key error (code 11000), optionally on a given field of the unique index. */
+/**
+ * MongoDB's duplicate-key error (code 11000), optionally on a given field of the unique index.
+ * The embedded engine gives no `keyValue`: its message (`dup key: { alias: ... }`) names the field.
+ */
 export function isDuplicateKeyError(err: unknown, field?: string): err is DuplicateKeyError {
-  const e = err as { code?: unknown; keyValue?: Record<string, unknown> } | null;
+  const e = err as { code?: unknown; keyValue?: Record<string, unknown>; message?: unknown } | null;
   if (!e || e.code !== 11000) return false;
-  return field === undefined || (e.keyValue !== undefined && field in e.keyValue);
+  if (field === undefined) return true;
+  if (e.keyValue !== undefined) return field in e.keyValue;
+  return typeof e.message === 'string' && e.message.includes(`dup key: { ${field}: `);
 }
 
 /**

@@ -63,12 +63,49 @@ function revived(data: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
+/** A short URL as the export's links are compared by: host and path, whatever the scheme. */
+function shortUrlKey(url: string): string | undefined {
+  if (!URL.canParse(url)) return undefined;
+  const { host, pathname } = new URL(url);
+  return `${host.toLowerCase()}${pathname.replace(/\/+$/, '')}`;
+}
+
+/**
+ * The source's short URLs of the export's links, by `shortUrlKey`, so a QR code encoding one can
+ * be pointed at the link it became here (one small entry a link: links come before QR codes).
+ */
+class ShortUrls {
+  publicUrl = '';
+  private readonly domains = new Map<string, string>();
+  private readonly links = new Map<string, string>();
+
+  addDomain(data: Record<string, unknown>) {
+    if (typeof data.domain === 'string') this.domains.set(String(data.id), data.domain);
+  }
+
+  addLink(data: Record<string, unknown>) {
+    if (typeof data.alias !== 'string') return;
+    const domainId = typeof data.domainId === 'number' ? data.domainId : 0;
+    const origin = domainId ? this.domains.get(String(domainId)) : this.publicUrl;
+    const key = origin && shortUrlKey(`${origin}/${data.alias}`);
+    if (key) this.links.set(key, String(data.id));
+  }
+
+  /** The link a `link` QR code's target is, when it is one of the export's short URLs. */
+  linkOf(qr: Record<string, unknown>): string | undefined {
+    if (qr.type !== 'link' || typeof qr.data !== 'string') return undefined;
+    const key = shortUrlKey(qr.data);
+    return key === undefined ? undefined : this.links.get(key);
+  }
+}
+
 /**
  * linkqr's portable export (docs/export-format.md): an uploaded file, or `url` + `key` of another
  * linkqr whose `GET /api/export` is read as it streams.
  */
 export function linkqrSource(ctx: SourceContext): SourceAdapter {
   let origin = 'linkqr';
+  const shortUrls = new ShortUrls();
   const adapter: SourceAdapter = {
     get origin() {
       return origin;
@@ -103,6 +140,7 @@ export function linkqrSource(ctx: SourceContext): SourceAdapter {
             );
           const user = parsed.user as { id?: number } | undefined;
           origin = `linkqr ${String(parsed.source)} user ${String(user?.id)}`;
+          shortUrls.publicUrl = String(parsed.source);
           header = false;
           continue;
         }
@@ -111,8 +149,14 @@ export function linkqrSource(ctx: SourceContext): SourceAdapter {
           yield { kind: 'bad', item: `line ${n}`, message: 'record without type or data' };
           continue;
         }
-        if (type === 'link') yield linkOf(data);
-        else {
+        if (type === 'link') {
+          shortUrls.addLink(data);
+          yield linkOf(data);
+        } else if (type === 'qr') {
+          const linkRef = shortUrls.linkOf(data);
+          yield { kind: 'record', type, sourceId: String(data.id), data: revived(data), linkRef };
+        } else {
+          if (type === 'domain') shortUrls.addDomain(data);
           const sourceId =
             type === 'channelItem'
               ? `${String(data.channelId)}/${String(data.type)}/${String(data.itemId)}`

@@ -27,9 +27,15 @@ function notesOf(s: ShlinkShortUrl): string[] {
   const notes: string[] = [];
   if (s.meta?.validSince)
     notes.push(`validSince ${s.meta.validSince} not carried: links are live from their import`);
-  if (typeof s.meta?.maxVisits === 'number')
-    notes.push(`maxVisits ${s.meta.maxVisits} not carried: linkqr has no visit limit`);
   return notes;
+}
+
+/** Shlink's `maxVisits` is linkqr's click limit (`maxclicks`), stored as `maxClicks`. */
+function maxClicksOf(s: ShlinkShortUrl): { maxClicks: number } | undefined {
+  const max = s.meta?.maxVisits;
+  return typeof max === 'number' && Number.isInteger(max) && max >= 1
+    ? { maxClicks: max }
+    : undefined;
 }
 
 /** Shlink's REST API v3 (`/rest/v3/short-urls`, `X-Api-Key`), page by page. */
@@ -68,6 +74,7 @@ export function shlinkSource(ctx: SourceContext): SourceAdapter {
             description: tags.length ? `tags: ${tags.join(', ')}` : undefined,
             expiry: sourceDate(s.meta?.validUntil) ?? null,
             createdAt: sourceDate(s.dateCreated),
+            fields: maxClicksOf(s),
             notes: notesOf(s),
           };
         }

@@ -40,6 +40,8 @@ export interface RecordItem {
   type: string;
   sourceId: string;
   data: Record<string, unknown>;
+  /** The source id of the link whose short URL a `link` QR code's `data` is, to point it here. */
+  linkRef?: string;
 }
 
 /** A record the source holds but that cannot become a link (reported as failed). */
