@@ -90,6 +90,9 @@ export class TestCluster {
           '1000',
           '--cluster-config-file',
           'nodes.conf',
+          // Replicas sync at once instead of after diskless sync's 5 s delay.
+          '--repl-diskless-sync-delay',
+          '0',
         ]),
       );
     }
@@ -110,6 +113,7 @@ export class TestCluster {
         { timeout: 30_000 },
       );
       await cluster.waitHealthy();
+      await cluster.waitReplicasInSync();
     } catch (err) {
       await cluster.stop();
       throw err;
@@ -120,6 +124,24 @@ export class TestCluster {
   /** `REDIS_CLUSTER_NODES` for the service: every node a seed. */
   get nodes(): string {
     return this.servers.map((s) => `127.0.0.1:${s.port}`).join(',');
+  }
+
+  /**
+   * Every replica has finished its first sync: a replica that never synced refuses to fail over
+   * (its data counts as too old), so a master killed before that would never be replaced.
+   */
+  async waitReplicasInSync(timeoutMs = 60_000): Promise<void> {
+    await until(
+      async () => {
+        for (const s of this.servers.filter((x) => x.alive)) {
+          const info = await cli(s.port, 'INFO', 'replication');
+          if (info.includes('role:slave') && !info.includes('master_link_status:up')) return false;
+        }
+        return true;
+      },
+      'the replicas to sync',
+      timeoutMs,
+    );
   }
 
   /** Every live node says the cluster is ok, with three masters. */
