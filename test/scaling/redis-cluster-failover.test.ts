@@ -53,7 +53,7 @@ describe('on a Redis Cluster: a master killed under redirect load', function () 
     await cluster?.stop();
   });
 
-  it('keeps redirecting, recovers /api by itself, and counts every click once', async () => {
+  it('keeps redirecting, recovers /api by itself, and loses no click', async () => {
     const [one, two] = apps as [TestApp, TestApp];
     const { apiKey } = await createTestUser();
     const links: CreatedLink[] = [];
