@@ -33,13 +33,13 @@ describe('dashboard QR style controls and print check in a browser', function ()
 
   const previewSvg = (page: Page) => page.locator('.preview svg').evaluate((el) => el.outerHTML);
 
-  /** Waits until the preview's SVG differs from `before`, and answers the new one. */
-  async function previewChange(page: Page, before: string): Promise<string> {
-    await page.waitForFunction((old) => {
-      const svg = document.querySelector('.preview svg');
-      return Boolean(svg && svg.outerHTML !== old);
-    }, before);
-    return previewSvg(page);
+  /** Polls a condition the page's CSP keeps out of waitForFunction (no string eval). */
+  async function until(check: () => Promise<boolean>): Promise<void> {
+    for (let i = 0; i < 300; i += 1) {
+      if (await check()) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('condition never held');
   }
 
   it('sets a style in the live preview, shows refusals beside their control, saves, and checks the print', async () => {
@@ -109,11 +109,18 @@ describe('dashboard QR style controls and print check in a browser', function ()
     await page
       .getByLabel('Error correction (automatic: H with a logo, M without)')
       .selectOption('Q');
-    await page.waitForFunction(() =>
-      Boolean(document.querySelector('.preview svg linearGradient')),
-    );
-    const styled = await previewChange(page, plain);
+    // The preview once it shows the gradient and the banner (a viewBox taller than wide).
+    await page.locator('.preview svg linearGradient').first().waitFor({ state: 'attached' });
+    await until(async () => {
+      const [, , w, h] = String(await page.locator('.preview svg').getAttribute('viewBox')).split(
+        ' ',
+      );
+      return Number(h) > Number(w);
+    });
+    const styled = await previewSvg(page);
+    expect(styled).not.to.equal(plain);
     expect(styled).to.include('<linearGradient');
+    expect(styled).to.match(/C[\d.]/, 'round dots and circular corners are curves');
     const box = await page.locator('.preview svg').boundingBox();
     expect(box && box.height > box.width, 'the banner makes the preview taller').to.equal(true);
     expect(await page.locator('#view .field .error:not([hidden])').count()).to.equal(0);
@@ -141,10 +148,9 @@ describe('dashboard QR style controls and print check in a browser', function ()
     // The rendered image carries the style (the banner makes it taller) and reads back.
     const image = page.getByTestId('qr-image');
     await image.waitFor({ state: 'visible', timeout: 30_000 });
-    await page.waitForFunction(() => {
-      const img = document.querySelector<HTMLImageElement>('[data-testid="qr-image"]');
-      return Boolean(img && img.complete && img.naturalWidth > 0);
-    });
+    await until(() =>
+      image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth > 0),
+    );
     const src = await image.getAttribute('src');
     const png = Buffer.from(await (await fetch(new URL(String(src), app.url))).arrayBuffer());
     const meta = await sharp(png).metadata();
