@@ -202,7 +202,51 @@ describe('dashboard API (/app/api)', () => {
       });
       expect(res.status).to.equal(200);
       expect(res.body.svg).to.match(/^<svg/);
-      expect(res.body.svg).to.include('#0a1478');
+      expect(res.body.svg).to.include('rgb(10,20,120)');
+    });
+
+    it('previews a style as the worker draws it: gradient, frame, taller for a banner', async () => {
+      const res = await dash.api<{ svg: string }>('POST', '/dashboard/qr-preview', {
+        type: 'text',
+        data: 'styled',
+        style: {
+          dots: 'dots',
+          corners: { frame: { shape: 'circle' } },
+          gradient: { type: 'radial', colors: ['#0a1478', '#5a0a3c'] },
+          frame: { type: 'banner-bottom', text: 'SCAN ME' },
+          margin: 2,
+        },
+      });
+      expect(res.status, res.text).to.equal(200);
+      expect(res.body.svg).to.include('<radialGradient');
+      const [, w, h] = /viewBox="0 0 ([\d.]+) ([\d.]+)"/.exec(res.body.svg) ?? [];
+      expect(Number(h)).to.be.greaterThan(Number(w));
+    });
+
+    it('refuses a style that would not scan, naming the part to change', async () => {
+      const pale = await dash.api('POST', '/dashboard/qr-preview', {
+        type: 'text',
+        data: 'styled',
+        style: { corners: { ball: { shape: 'circle', color: '#f4f4f4' } } },
+      });
+      expect(pale.status).to.equal(422);
+      expect(pale.body).to.deep.include({ error: 1, field: 'style.corners.ball.color' });
+      expect(pale.body.message).to.match(/^style\.corners\.ball\.color \(rgb\(244,244,244\)\)/);
+      const crossing = await dash.api('POST', '/dashboard/qr-preview', {
+        type: 'text',
+        data: 'styled',
+        style: { gradient: { type: 'linear', colors: ['#000000', '#fafafa'] } },
+      });
+      expect(crossing.status).to.equal(422);
+      expect(crossing.body).to.deep.include({ error: 1, field: 'style.gradient' });
+      expect(crossing.body.message).to.match(/^style\.gradient crosses below the contrast/);
+      const shape = await dash.api('POST', '/dashboard/qr-preview', {
+        type: 'text',
+        data: 'styled',
+        style: { dots: 'stars' },
+      });
+      expect(shape.status).to.equal(422);
+      expect(shape.body).to.deep.include({ error: 1, field: 'style.dots' });
     });
 
     it('refuses colours that would not scan, with the rule', async () => {
@@ -252,9 +296,7 @@ describe('dashboard API (/app/api)', () => {
         logo: upload.body.logo,
       });
       expect(res.status).to.equal(200);
-      expect(res.body.svg).to.match(
-        /<rect [^>]*fill="#ffffff"\/><image [^>]*href="data:image\/png;base64,/,
-      );
+      expect(res.body.svg).to.match(/<image [^>]*href="data:image\/png;base64,/);
       const missing = await dash.api('POST', '/dashboard/qr-preview', {
         type: 'text',
         data: 'x',

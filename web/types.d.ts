@@ -38,6 +38,49 @@ export interface QrRecord {
   logo?: string | null;
   size?: number;
   format?: string;
+  style?: QrStyle | null;
+}
+
+export interface QrCorner {
+  shape?: string;
+  color?: string;
+}
+
+/** A QR code's `style`, as the API takes and stores it. */
+export interface QrStyle {
+  dots?: string;
+  corners?: { frame?: QrCorner; ball?: QrCorner };
+  gradient?: { type: string; colors: string[]; rotation?: number };
+  frame?: { type: string; text?: string; color?: string; textColor?: string };
+  margin?: number;
+  errorCorrection?: string;
+  logoSize?: number;
+}
+
+/** The choices of the style's controls. */
+export interface QrStyleConfig {
+  dots: string[];
+  corners: string[];
+  gradients: string[];
+  frames: string[];
+  errorCorrections: string[];
+  margin: { min: number; max: number; default: number };
+  frameText: number;
+}
+
+/** `GET /api/qr/:id/print`'s data. */
+export interface PrintCheck {
+  distance: number;
+  rule: string;
+  modules: number;
+  moduleMm: number;
+  symbolMm: number;
+  width: number;
+  height: number;
+  contrast: number;
+  quietZone: { modules: number; mm: number };
+  errorCorrection: { level: string; logoCodewords: number; correctable: number; headroom: number };
+  warnings: string[];
 }
 
 export interface QrConfig {
@@ -47,6 +90,7 @@ export interface QrConfig {
   encryptions: string[];
   size: { min: number; max: number; default: number };
   minContrast: number;
+  style: QrStyleConfig;
   record?: QrRecord;
 }
 

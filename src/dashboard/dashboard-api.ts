@@ -9,6 +9,7 @@ import { Link, type LinkRecord } from '../links/link.model';
 import { originsOf } from '../links/link-domains';
 import { searchFilter } from '../links/link-search';
 import { presentLink } from '../links/links.presenter';
+import { styleSchema } from '../qr-codes/design/style';
 import { LogoError } from '../qr-codes/logo/logo-errors';
 import { LOGO_MAX_BYTES } from '../qr-codes/logo/logo-fetch';
 import { assertLogoImage } from '../qr-codes/logo/logo-source';
@@ -44,6 +45,7 @@ const previewSchema = Joi.object<PreviewInput>({
   foreground: Joi.string().allow(''),
   background: Joi.string().allow(''),
   logo: Joi.string().allow('', null),
+  style: styleSchema,
 }).unknown(true);
 
 /** Logo upload for QR codes: the file lands in LOGO_DIR, where the API's `logo` paths point. */

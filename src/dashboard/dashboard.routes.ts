@@ -3,6 +3,16 @@ import type { AppDeps } from '../deps';
 import { IMPORT_SOURCES } from '../imports/import.model';
 import { DEFAULT_SOURCE_URLS } from '../imports/imports.schemas';
 import { getLink } from '../links/links.service';
+import {
+  CORNER_SHAPES,
+  DEFAULT_MARGIN,
+  DOT_STYLES,
+  ERROR_CORRECTIONS,
+  FRAME_TYPES,
+  GRADIENT_TYPES,
+  MAX_FRAME_TEXT,
+  MIN_MARGIN,
+} from '../qr-codes/design/style';
 import { QR_FORMATS, QR_TYPES } from '../qr-codes/qr-code.model';
 import { MIN_CONTRAST } from '../qr-codes/qr-colors';
 import { WIFI_ENCRYPTIONS } from '../qr-codes/qr-content';
@@ -60,6 +70,15 @@ export function dashboardPages(deps: AppDeps, apiRouteTable: ReadonlySet<string>
     encryptions: WIFI_ENCRYPTIONS,
     size: { min: MIN_SIZE, max: MAX_SIZE, default: DEFAULT_SIZE },
     minContrast: MIN_CONTRAST,
+    style: {
+      dots: DOT_STYLES,
+      corners: CORNER_SHAPES,
+      gradients: GRADIENT_TYPES,
+      frames: FRAME_TYPES,
+      errorCorrections: ERROR_CORRECTIONS,
+      margin: { min: MIN_MARGIN, max: 16, default: DEFAULT_MARGIN },
+      frameText: MAX_FRAME_TEXT,
+    },
   };
   router.get('/qr', (req, res) => sendView(req, res, 'QR codes', 'qrs', qrForm));
   router.get('/qr/new', (req, res) => sendView(req, res, 'New QR code', 'qr-new', qrForm));
@@ -79,6 +98,7 @@ export function dashboardPages(deps: AppDeps, apiRouteTable: ReadonlySet<string>
         logo: qr.logo,
         size: qr.size,
         format: qr.format,
+        style: qr.style ?? null,
       },
     });
   });

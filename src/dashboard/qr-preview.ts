@@ -1,5 +1,9 @@
-import QRCode from 'qrcode';
 import sharp from 'sharp';
+import { buildDesign } from '../qr-codes/design/design';
+import { qrMatrix } from '../qr-codes/design/matrix';
+import { designProblem } from '../qr-codes/design/readability';
+import { errorCorrectionOf, type QrStyle } from '../qr-codes/design/style';
+import { designSvg } from '../qr-codes/design/svg';
 import { LogoError } from '../qr-codes/logo/logo-errors';
 import { LOGO_MAX_PIXELS, loadLogo, type LogoOptions } from '../qr-codes/logo/logo-source';
 import type { QrType } from '../qr-codes/qr-code.model';
@@ -12,7 +16,6 @@ import {
 } from '../qr-codes/qr-colors';
 import { parseQrContent } from '../qr-codes/qr-content';
 import { encodeQrPayload } from '../qr-codes/qr-payload';
-import { errorCorrectionFor, QUIET_ZONE } from '../qr-codes/qr-symbol';
 import { validation } from '../shared/errors/app-error';
 
 export interface PreviewInput {
@@ -21,47 +24,41 @@ export interface PreviewInput {
   foreground?: string;
   background?: string;
   logo?: string | null;
+  style?: QrStyle | null;
 }
 
-/** Share of the symbol's side the logo's plate covers (the render worker's default). */
-const PLATE_SHARE = 0.25;
-
-const hex = ({ r, g, b }: Rgb) =>
-  `#${[r, g, b].map((v) => v.toString(16).padStart(2, '0')).join('')}`;
+/** Nominal width of the preview's SVG in pixels; the logo is fitted at this scale. */
+const PREVIEW_WIDTH = 512;
 
 function colour(value: string | undefined, fallback: string, name: string): Rgb {
   const rgb = parseRgb(value || fallback);
-  if (!rgb) throw validation(`${name} must be of the form rgb(r,g,b) with 0..255 each`);
+  if (!rgb) throw validation(`${name} must be of the form rgb(r,g,b) with 0..255 each`, name);
   return rgb;
 }
 
-/** The logo on a plate of background colour at the centre, as the worker places it. */
-async function logoOverlay(logo: string, modules: number, background: Rgb, options: LogoOptions) {
+async function fitLogo(logo: string, pixels: number, background: Rgb, options: LogoOptions) {
   let bytes: Buffer;
   try {
     bytes = await loadLogo(logo, options);
   } catch (err) {
-    if (err instanceof LogoError) throw validation(`logo: ${err.message}`);
+    if (err instanceof LogoError) throw validation(`logo: ${err.message}`, 'logo');
     throw err;
   }
-  let plate = Math.max(3, Math.round(modules * PLATE_SHARE));
-  if (plate % 2 === 0) plate -= 1;
-  const start = QUIET_ZONE + (modules - plate) / 2;
-  const png = await sharp(bytes, { limitInputPixels: LOGO_MAX_PIXELS })
-    .resize(160, 160, { fit: 'contain', background: { ...background, alpha: 1 } })
+  return sharp(bytes, { limitInputPixels: LOGO_MAX_PIXELS })
+    .rotate()
+    .resize(pixels, pixels, { fit: 'contain', background: { ...background, alpha: 1 } })
     .flatten({ background })
     .png()
-    .toBuffer();
-  return (
-    `<rect x="${start}" y="${start}" width="${plate}" height="${plate}" fill="${hex(background)}"/>` +
-    `<image x="${start + 0.5}" y="${start + 0.5}" width="${plate - 1}" height="${plate - 1}" href="data:image/png;base64,${png.toString('base64')}"/>`
-  );
+    .toBuffer()
+    .catch(() => {
+      throw validation('logo: the image data is corrupt', 'logo');
+    });
 }
 
 /**
- * An SVG close to what the worker will render: the same payload, error correction, colours and
- * contrast rule, and the logo on its plate. The worker's image (checked by decoding) stays the
- * reference; this is for the form's live preview.
+ * The SVG master the worker draws (same payload, matrix, style shapes, logo plate and design
+ * refusals), for the form's live preview. The worker's image, proven by decoding, stays the
+ * reference.
  */
 export async function renderPreview(
   input: PreviewInput,
@@ -72,22 +69,29 @@ export async function renderPreview(
   const foreground = colour(input.foreground, DEFAULT_FOREGROUND, 'foreground');
   const background = colour(input.background, DEFAULT_BACKGROUND, 'background');
   const problem = colourProblem(foreground, background);
-  if (problem) throw validation(problem);
+  if (problem) throw validation(problem, 'foreground');
   const payload = encodeQrPayload(content, dynamicUrl);
-  const errorCorrectionLevel = errorCorrectionFor(Boolean(input.logo));
-  let modules: number;
-  try {
-    modules = QRCode.create(payload, { errorCorrectionLevel }).modules.size;
-  } catch {
-    throw validation('data is too long to fit in a QR code');
-  }
-  const svg = await QRCode.toString(payload, {
-    type: 'svg',
-    margin: QUIET_ZONE,
-    errorCorrectionLevel,
-    color: { dark: hex(foreground), light: hex(background) },
+  const hasLogo = Boolean(input.logo);
+  const matrix = qrMatrix(payload, errorCorrectionOf(input.style, hasLogo));
+  if (!matrix) throw validation('data is too long to fit in a QR code', 'data');
+  const refused = designProblem({ style: input.style, foreground, background, matrix, hasLogo });
+  if (refused) throw validation(refused.message, refused.field);
+  const design = buildDesign({
+    data: matrix.data,
+    modules: matrix.modules,
+    style: input.style,
+    foreground,
+    background,
+    hasLogo,
   });
-  if (!input.logo) return svg;
-  const overlay = await logoOverlay(input.logo, modules, background, logoOptions);
-  return svg.replace(/<\/svg>\s*$/, `${overlay}</svg>`);
+  const logo =
+    input.logo && design.logo
+      ? await fitLogo(
+          input.logo,
+          Math.round((design.logo.size * PREVIEW_WIDTH) / design.width),
+          background,
+          logoOptions,
+        )
+      : undefined;
+  return designSvg(design, PREVIEW_WIDTH, logo);
 }

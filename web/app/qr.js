@@ -1,6 +1,8 @@
 // QR codes: the gallery with render status, the create/edit form with a live preview, downloads.
-import { api, errorBox, h, messageOf, nextId, notice, pager, setTitle } from './core.js';
+import { api, errorBox, fieldOf, h, messageOf, nextId, notice, pager, setTitle } from './core.js';
 import { showError } from './forms.js';
+import { printPanel } from './qr-print.js';
+import { styleControls, toHex } from './qr-style.js';
 import { statsPanel } from './stats.js';
 /** @typedef {import('../types').FormRow} FormRow */
 /** @typedef {import('../types').QrConfig} QrConfig */
@@ -44,16 +46,6 @@ const DATA_FIELDS = {
   ],
 };
 
-/** @param {string | undefined} rgb */
-const toHex = (rgb) => {
-  const m = /rgb\((\d+),\s*(\d+),\s*(\d+)\)/.exec(rgb || '');
-  return m
-    ? `#${m
-        .slice(1, 4)
-        .map((v) => Number(v).toString(16).padStart(2, '0'))
-        .join('')}`
-    : undefined;
-};
 /** @param {string} hex */
 const toRgb = (hex) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(',')})`;
 
@@ -76,7 +68,7 @@ function luminance(hex) {
  * @returns {FormRow}
  */
 function field(name, label, kind, value, options) {
-  const id = nextId(`q-${name.replace('.', '-')}`);
+  const id = nextId(`q-${name.replace(/\./g, '-')}`);
   const error = h('p', { class: 'error', id: `${id}-error`, hidden: true });
   const text = value === undefined || value === null ? '' : String(value);
   /** @type {FormRow['input']} */
@@ -105,8 +97,9 @@ function field(name, label, kind, value, options) {
  * @param {QrConfig} config
  * @param {QrRecord} record
  * @param {(answer: Answer) => void} onDone
+ * @param {HTMLElement} [aside] shown under the preview (a saved code's print check)
  */
-function qrForm(config, record, onDone) {
+function qrForm(config, record, onDone, aside) {
   const editing = Boolean(record.id);
   const status = h('div', { class: 'form-status' });
   const preview = h(
@@ -153,7 +146,8 @@ function qrForm(config, record, onDone) {
     record.format || 'png',
     config.formats,
   );
-  const rows = () => [type, name, ...dataRows, fg, bg, logoUrl, size, format];
+  const style = styleControls(config.style, record.style, field);
+  const rows = () => [type, name, ...dataRows, fg, bg, logoUrl, size, format, ...style.rows];
 
   /**
    * @param {string} kind
@@ -205,6 +199,7 @@ function qrForm(config, record, onDone) {
       size: Number(size.input.value),
       format: format.input.value,
       name: name.input.value.trim(),
+      style: style.collect(),
     };
     const logo = logoUrl.input.value.trim();
     if (logo) body.logo = logo;
@@ -221,6 +216,36 @@ function qrForm(config, record, onDone) {
     contrast.className = ok ? 'help' : 'help error';
   }
 
+  function clearErrors() {
+    for (const row of rows()) {
+      row.error.hidden = true;
+      row.input.removeAttribute('aria-invalid');
+    }
+  }
+
+  /**
+   * The preview's refusal beside the control it names (without taking the focus while typing).
+   * @param {unknown} error
+   */
+  function explainPreview(error) {
+    const err = /** @type {{ message: string, field?: string }} */ (
+      error instanceof Error ? error : { message: String(error) }
+    );
+    const all = rows();
+    const row = all.find(
+      (r) =>
+        r.field.name ===
+        fieldOf(
+          err,
+          all.map((r) => r.field.name),
+        ),
+    );
+    if (!row) return;
+    row.error.textContent = err.message;
+    row.error.hidden = false;
+    row.input.setAttribute('aria-invalid', 'true');
+  }
+
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
   function schedule() {
@@ -235,8 +260,11 @@ function qrForm(config, record, onDone) {
         image.setAttribute('role', 'img');
         image.setAttribute('aria-label', 'Preview of the QR code');
         preview.replaceChildren(image);
+        clearErrors();
       } catch (error) {
         preview.replaceChildren(notice(`No preview: ${messageOf(error)}`, 'muted'));
+        clearErrors();
+        explainPreview(error);
       }
     }, 300);
   }
@@ -275,6 +303,7 @@ function qrForm(config, record, onDone) {
         logoFile,
       ),
     ),
+    h('fieldset', {}, h('legend', {}, 'Style'), style.element),
     size.wrapper,
     format.wrapper,
     h('button', { type: 'submit' }, editing ? 'Save changes' : 'Create QR code'),
@@ -283,10 +312,7 @@ function qrForm(config, record, onDone) {
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     status.replaceChildren();
-    for (const row of rows()) {
-      row.error.hidden = true;
-      row.input.removeAttribute('aria-invalid');
-    }
+    clearErrors();
     try {
       const answer = editing
         ? await api('PUT', `/qr/${record.id}/update`, collect())
@@ -301,7 +327,7 @@ function qrForm(config, record, onDone) {
     'div',
     { class: 'qr-editor' },
     form,
-    h('div', { class: 'preview-box' }, h('h2', {}, 'Preview'), preview),
+    h('div', { class: 'preview-box' }, h('h2', {}, 'Preview'), preview, aside),
   );
 }
 
@@ -427,6 +453,7 @@ export async function qrView(root, config) {
   });
   const badge = h('p', {}, statusBadge(qr));
   const saved = h('div', {});
+  const print = printPanel(qr.id);
   root.replaceChildren(
     h(
       'div',
@@ -476,11 +503,17 @@ export async function qrView(root, config) {
       { 'aria-labelledby': 'edit-h' },
       h('h2', { id: 'edit-h' }, 'Edit'),
       saved,
-      qrForm(config, { ...config.record, id: qr.id, name: qr.name }, () => {
-        saved.replaceChildren(notice('Saved: the image is being rendered again.'));
-        img.hidden = true;
-        watch(qr.id, img, badge);
-      }),
+      qrForm(
+        config,
+        { ...config.record, id: qr.id, name: qr.name },
+        () => {
+          saved.replaceChildren(notice('Saved: the image is being rendered again.'));
+          img.hidden = true;
+          watch(qr.id, img, badge);
+          print.refresh();
+        },
+        print.element,
+      ),
     ),
   );
   watch(qr.id, img, badge);
