@@ -35,6 +35,19 @@ function described(id: string, message: string | undefined): SafeHtml {
   return message ? html` aria-invalid="true" aria-describedby="${id}-error"` : html``;
 }
 
+/** The current password every account change asks for in a dashboard session. */
+function currentPasswordField(id: string, message: string | undefined): SafeHtml {
+  return html`<label for="${id}">Current password</label>
+    <input
+      id="${id}"
+      name="current"
+      type="password"
+      autocomplete="current-password"
+      required${described(id, message)}
+    />
+    ${fieldError(id, message)}`;
+}
+
 export function accountPage(view: AccountView): string {
   const { csrf, plan, errors = {} } = view;
   const body = html`<h1>Account</h1>
@@ -84,15 +97,7 @@ export function accountPage(view: AccountView): string {
         data-confirm="Rotate the API key? Programs using the current key stop working at once."
       >
         <input type="hidden" name="_csrf" value="${csrf}" />
-        <label for="key-current">Current password</label>
-        <input
-          id="key-current"
-          name="current"
-          type="password"
-          autocomplete="current-password"
-          required${described('key-current', errors.keyCurrent)}
-        />
-        ${fieldError('key-current', errors.keyCurrent)}
+        ${currentPasswordField('key-current', errors.keyCurrent)}
         <button type="submit">Rotate API key</button>
       </form>
     </section>
@@ -111,15 +116,7 @@ export function accountPage(view: AccountView): string {
           ${described('email', errors.email)}
         />
         ${fieldError('email', errors.email)}
-        <label for="email-current">Current password</label>
-        <input
-          id="email-current"
-          name="current"
-          type="password"
-          autocomplete="current-password"
-          required${described('email-current', errors.current)}
-        />
-        ${fieldError('email-current', errors.current)}
+        ${currentPasswordField('email-current', errors.current)}
         <button type="submit">Change email</button>
       </form>
     </section>
@@ -127,15 +124,7 @@ export function accountPage(view: AccountView): string {
       <h2 id="password-h">Password</h2>
       <form method="post" action="/app/account/password" class="stack" novalidate>
         <input type="hidden" name="_csrf" value="${csrf}" />
-        <label for="password-current">Current password</label>
-        <input
-          id="password-current"
-          name="current"
-          type="password"
-          autocomplete="current-password"
-          required${described('password-current', errors.passwordCurrent)}
-        />
-        ${fieldError('password-current', errors.passwordCurrent)}
+        ${currentPasswordField('password-current', errors.passwordCurrent)}
         <label for="password">New password (at least 8 characters)</label>
         <input
           id="password"
