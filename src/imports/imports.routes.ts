@@ -107,7 +107,13 @@ export function importsRouter(deps: AppDeps, queue: ImportContext['queue']): Rou
   router.get('/imports', api.list, async (req, res) => {
     const query = validatedQuery<PageQuery>(res);
     const { items, total } = await listImports(currentUser(req).id, query);
-    sendList(res, 'imports', items.map((job) => presentImport(job)), total, query);
+    sendList(
+      res,
+      'imports',
+      items.map((job) => presentImport(job)),
+      total,
+      query,
+    );
   });
 
   return router;
