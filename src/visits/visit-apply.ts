@@ -11,6 +11,7 @@ import {
   type BucketDoc,
 } from './visit-buckets';
 import { describeVisit } from './visit-describe';
+import { attachOwners } from './visit-owners';
 import { copyClickTotalsToLinks } from '../stats/link-clicks';
 import { writeHourlyUniques } from '../stats/stats-rollup';
 import { ROLLUPS, type RollupIncrement } from './visit-rollups';
@@ -203,6 +204,8 @@ export async function applyVisits(
         .map(({ entryId, visit }) => ({ entryId, visit: describeVisit(visit) })),
       batchId,
     );
+    // Fresh buckets only: a replayed bucket counts into the account it was stored with.
+    await attachOwners(fresh);
     await insertBuckets(fresh);
     await faults?.afterStore?.(batch.map((b) => b.entryId));
     // A replayed bucket is counted under the batch that stored it, oldest first.
