@@ -430,7 +430,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetryDelayMs: v.WEBHOOK_RETRY_DELAY_MS,
     webhookAttempts: v.WEBHOOK_ATTEMPTS,
     linkCheckIntervalS: v.LINK_CHECK_INTERVAL_S,
-    linkCheckAllowPrivate: v.LINK_CHECK_ALLOW_PRIVATE === '1' || v.LINK_CHECK_ALLOW_PRIVATE === 'true',
+    linkCheckAllowPrivate:
+      v.LINK_CHECK_ALLOW_PRIVATE === '1' || v.LINK_CHECK_ALLOW_PRIVATE === 'true',
     dashboard: Object.freeze({
       sessionSecret: v.SESSION_SECRET,
       sessionTtlSeconds: v.SESSION_TTL_SECONDS,
