@@ -65,8 +65,6 @@ export function createApp(deps: AppDeps): Express {
   api.use(apiCors(config.corsOrigins));
   api.use(openApiRouter(openapi));
   api.use(requireDependencies(deps.redis));
-  api.use(resolveAuth(deps));
-  api.use(actInAccount(deps));
   const rateLimit = createRateLimiter({
     redis: deps.redis,
     prefix: deps.keys.rateLimit(),
@@ -75,6 +73,9 @@ export function createApp(deps: AppDeps): Express {
     defaultLimit: config.defaultRateLimit,
     anonymousLimit: config.anonymousRateLimit,
   });
+  // The key lookup asks the limiter first: an address past its cap costs MongoDB nothing (L3).
+  api.use(resolveAuth(deps, rateLimit));
+  api.use(actInAccount(deps));
   api.use(rateLimit);
   api.use(requireAuth);
   api.use(auditWrites(deps));
