@@ -49,7 +49,8 @@ async function authenticate(
 }
 
 /** Only seen when the address's window ends between this check and the limiter's count. */
-const NOT_LOOKED_UP = 'API key not checked: too many requests without a valid key from this address';
+const NOT_LOOKED_UP =
+  'API key not checked: too many requests without a valid key from this address';
 
 /**
  * Resolves the caller without rejecting yet, so the rate limiter can count failed attempts per IP
