@@ -11,6 +11,7 @@ import {
   type BucketDoc,
 } from './visit-buckets';
 import { describeVisit } from './visit-describe';
+import { attachOwners } from './visit-owners';
 import { copyClickTotalsToLinks } from '../stats/link-clicks';
 import { writeHourlyUniques } from '../stats/stats-rollup';
 import { ROLLUPS, type RollupIncrement } from './visit-rollups';
@@ -208,13 +209,13 @@ export async function applyVisits(
       seen.add(entryId);
       return true;
     });
-    const fresh = await insertFreshBuckets(
-      toBuckets(
-        once.map(({ entryId, visit }) => ({ entryId, visit: describeVisit(visit) })),
-        batchId,
-      ),
+    const candidates = toBuckets(
+      once.map(({ entryId, visit }) => ({ entryId, visit: describeVisit(visit) })),
       batchId,
     );
+    // Before storing: a bucket counts into the account it was stored with, replayed or not.
+    await attachOwners(candidates);
+    const fresh = await insertFreshBuckets(candidates, batchId);
     await faults?.afterStore?.(batch.map((b) => b.entryId));
     // A replayed bucket is counted under the batch that stored it, oldest first.
     const replays = earlier

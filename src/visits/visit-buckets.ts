@@ -31,6 +31,8 @@ export interface BucketDoc {
   _id: string;
   kind: VisitKind;
   targetId: number;
+  /** The owner of the link or code, for the account rollup (absent on older buckets). */
+  userId?: number;
   from: Date;
   to: Date;
   /** Absent on buckets stored before batches were numbered (those were counted at once). */

@@ -26,7 +26,8 @@ export interface Visits extends VisitRecorder {
   getClickCounts(kind: VisitKind, ids: number[]): Promise<Map<number, number>>;
   /** People's clicks per A/B variant URL of a link. */
   getVariantClicks(target: VisitTarget): Promise<Map<string, number>>;
-  deleteVisits(target: VisitTarget): Promise<void>;
+  /** With `userId` (the owner), the target's clicks also leave the owner's account rollup. */
+  deleteVisits(target: VisitTarget & { userId?: number }): Promise<void>;
   /** The deployment's keyed hash of a client address, for anything that must tell clients apart. */
   hashAddress(ip: string): string;
   /** The partitions' streams the clicks are queued on (metrics). */

@@ -30,6 +30,8 @@ const visitBucketSchema = new Schema(
     _id: { type: String, required: true },
     kind: { type: String, required: true },
     targetId: { type: Number, required: true },
+    /** The target's owner, counted into the account rollup (visit-owners.ts). */
+    userId: { type: Number },
     from: { type: Date, required: true },
     to: { type: Date, required: true },
     /** The apply step that stored it (visit-buckets.ts): a replay counts it under this batch. */
