@@ -12,6 +12,7 @@ import { clicksWebhookHook } from '../src/webhooks/webhook-clicks';
 import { createWebhookEvents } from '../src/webhooks/webhooks.jobs';
 import { startImportWorker } from './imports/import.worker';
 import { startQrRenderWorker } from './qr-render/qr-render.worker';
+import { startDomainRecheck } from './domain-recheck';
 import { startRetention } from './retention';
 import { startWebhookWorker } from './webhooks/webhook-delivery.worker';
 import { createWorkerMetrics } from './worker-metrics';
@@ -86,6 +87,7 @@ async function main(): Promise<void> {
       visits: { deleteVisits: (target) => deleteVisits(target, eventsRedis, keys) },
     }),
   });
+  const domainRecheck = startDomainRecheck({ config, logger, redis: eventsRedis, keys, events });
   const server = await startWorkerServer({
     port: config.workerPort,
     host: config.workerHost,
@@ -102,6 +104,7 @@ async function main(): Promise<void> {
     () => importWorker.close(),
     () => drainer.stop(),
     async () => retention.stop(),
+    async () => domainRecheck.stop(),
     () => qrQueue.close(),
     () => events.close(),
     () => eventsRedis.quit(),
