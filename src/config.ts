@@ -96,6 +96,10 @@ export interface Config {
   /** First retry delay of a failed webhook delivery; each next one doubles it. */
   readonly webhookRetryDelayMs: number;
   readonly webhookAttempts: number;
+  /** Link monitoring (issue 24): a monitored destination is checked at most once per this. */
+  readonly linkCheckIntervalS: number;
+  /** Lets monitored destinations live on private or loopback addresses (tests, an intranet). */
+  readonly linkCheckAllowPrivate: boolean;
   readonly dashboard: DashboardConfig;
   /** How `npm start` greets a newcomer (see NewcomerConfig). */
   readonly newcomer: NewcomerConfig;
@@ -238,6 +242,9 @@ const schema = Joi.object({
   IMPORT_ALLOW_PRIVATE: Joi.string().valid('0', '1', 'true', 'false').default('0'),
   WEBHOOK_RETRY_DELAY_MS: Joi.number().integer().min(1).default(30_000),
   WEBHOOK_ATTEMPTS: Joi.number().integer().min(1).max(30).default(10),
+  // A check a second at most (tests), a week at least once.
+  LINK_CHECK_INTERVAL_S: Joi.number().integer().min(1).max(604_800).empty('').default(3600),
+  LINK_CHECK_ALLOW_PRIVATE: Joi.string().valid('0', '1', 'true', 'false').default('0'),
   SESSION_SECRET: Joi.string().min(32).empty(''),
   SESSION_TTL_SECONDS: Joi.number()
     .integer()
@@ -365,6 +372,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       IMPORT_ALLOW_PRIVATE: string;
       WEBHOOK_RETRY_DELAY_MS: number;
       WEBHOOK_ATTEMPTS: number;
+      LINK_CHECK_INTERVAL_S: number;
+      LINK_CHECK_ALLOW_PRIVATE: string;
       SESSION_SECRET?: string;
       SESSION_TTL_SECONDS: number;
       SESSION_MAX_AGE_SECONDS: number;
@@ -438,6 +447,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     importAllowPrivate: v.IMPORT_ALLOW_PRIVATE === '1' || v.IMPORT_ALLOW_PRIVATE === 'true',
     webhookRetryDelayMs: v.WEBHOOK_RETRY_DELAY_MS,
     webhookAttempts: v.WEBHOOK_ATTEMPTS,
+    linkCheckIntervalS: v.LINK_CHECK_INTERVAL_S,
+    linkCheckAllowPrivate:
+      v.LINK_CHECK_ALLOW_PRIVATE === '1' || v.LINK_CHECK_ALLOW_PRIVATE === 'true',
     dashboard: Object.freeze({
       sessionSecret: v.SESSION_SECRET,
       sessionTtlSeconds: v.SESSION_TTL_SECONDS,

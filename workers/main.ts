@@ -11,6 +11,7 @@ import { deleteVisits } from '../src/visits/visits.service';
 import { clicksWebhookHook } from '../src/webhooks/webhook-clicks';
 import { createWebhookEvents } from '../src/webhooks/webhooks.jobs';
 import { startImportWorker } from './imports/import.worker';
+import { startLinkChecks } from './link-checks/link-check.worker';
 import { startQrRenderWorker } from './qr-render/qr-render.worker';
 import { startDomainRecheck } from './domain-recheck';
 import { startRetention } from './retention';
@@ -88,6 +89,8 @@ async function main(): Promise<void> {
     }),
   });
   const domainRecheck = startDomainRecheck({ config, logger, redis: eventsRedis, keys, events });
+  // On the events connection too: the lock and the link cache's invalidations are plain commands.
+  const linkChecks = startLinkChecks({ config, logger, redis: eventsRedis, keys, events });
   const server = await startWorkerServer({
     port: config.workerPort,
     host: config.workerHost,
@@ -105,6 +108,7 @@ async function main(): Promise<void> {
     () => drainer.stop(),
     async () => retention.stop(),
     async () => domainRecheck.stop(),
+    async () => linkChecks.stop(),
     () => qrQueue.close(),
     () => events.close(),
     () => eventsRedis.quit(),
