@@ -50,6 +50,9 @@ export interface Config {
   /** Cap per client IP for requests that carry no valid key. */
   readonly anonymousRateLimit: number;
   readonly rateLimitWindowMs: number;
+  /** Requests per window per client address on the public routes (redirects, QR images, pages); 0: off. */
+  readonly publicRateLimit: number;
+  readonly publicRateLimitWindowMs: number;
   readonly bodyLimit: string;
   readonly logLevel: string;
   /** Express `trust proxy`: a hop count, a list of addresses/CIDRs, or false. Never `true`. */
@@ -185,6 +188,8 @@ const schema = Joi.object({
   DEFAULT_RATE_LIMIT: Joi.number().integer().min(1).default(30),
   ANONYMOUS_RATE_LIMIT: Joi.number().integer().min(1).default(30),
   RATE_LIMIT_WINDOW_MS: Joi.number().integer().min(1000).default(60_000),
+  PUBLIC_RATE_LIMIT: Joi.number().integer().min(0).empty('').default(600),
+  PUBLIC_RATE_WINDOW_MS: Joi.number().integer().min(1000).empty('').default(60_000),
   BODY_LIMIT: Joi.string()
     .pattern(/^\d+(b|kb|mb)$/i)
     .default('100kb'),
@@ -330,6 +335,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       DEFAULT_RATE_LIMIT: number;
       ANONYMOUS_RATE_LIMIT: number;
       RATE_LIMIT_WINDOW_MS: number;
+      PUBLIC_RATE_LIMIT: number;
+      PUBLIC_RATE_WINDOW_MS: number;
       BODY_LIMIT: string;
       LOG_LEVEL: string;
       TRUST_PROXY: number | string;
@@ -399,6 +406,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     defaultRateLimit: v.DEFAULT_RATE_LIMIT,
     anonymousRateLimit: v.ANONYMOUS_RATE_LIMIT,
     rateLimitWindowMs: v.RATE_LIMIT_WINDOW_MS,
+    publicRateLimit: v.PUBLIC_RATE_LIMIT,
+    publicRateLimitWindowMs: v.PUBLIC_RATE_WINDOW_MS,
     bodyLimit: v.BODY_LIMIT,
     logLevel: v.LOG_LEVEL,
     trustProxy: v.TRUST_PROXY === 'false' ? false : v.TRUST_PROXY,

@@ -260,7 +260,7 @@ export async function deleteLink(
   await Link.deleteOne({ id, userId });
   await cache.invalidate(cacheKeysOf(link));
   await unassignEverywhere('links', id);
-  await visits.deleteVisits({ kind: 'link', id });
+  await visits.deleteVisits({ kind: 'link', id, userId });
 }
 
 /**
