@@ -146,7 +146,7 @@ describe('portable export: webhooks get new secrets where imported', function ()
       {
         item: 'webhook 1',
         message:
-          'events[0] must be one of [link.created, link.updated, link.deleted, qr.ready, qr.failed, clicks]',
+          'events[0] must be one of [link.created, link.updated, link.deleted, link.broken, link.recovered, qr.ready, qr.failed, clicks]',
       },
       { item: 'webhook 2', message: 'url must use http or https' },
     ]);
