@@ -1,5 +1,15 @@
 // The Import page: start an import from another service or a file, follow it, read its report.
-import { ApiError, api, csrf, errorBox, h, messageOf, setTitle, table } from './core.js';
+import {
+  ApiError,
+  actingAccount,
+  api,
+  csrf,
+  errorBox,
+  h,
+  messageOf,
+  setTitle,
+  table,
+} from './core.js';
 /** @typedef {import('../types').ImportPage} ImportPage */
 /** @typedef {import('../types').ImportReport} ImportReport */
 
@@ -22,7 +32,11 @@ const LABELS = /** @type {Record<string, string>} */ ({
 async function upload(form) {
   const res = await fetch('/app/api/import', {
     method: 'POST',
-    headers: { 'x-csrf-token': csrf, accept: 'application/json' },
+    headers: {
+      'x-csrf-token': csrf,
+      accept: 'application/json',
+      ...(actingAccount ? { 'linkqr-account': actingAccount } : {}),
+    },
     body: form,
     credentials: 'same-origin',
   });
