@@ -87,7 +87,7 @@ export function teamView(root, data) {
             {
               type: 'button',
               onclick: () => changeRole(member, select),
-              'aria-label': `Save the role of ${member.username}`,
+              'aria-label': `Save role of ${member.username}`,
             },
             'Save role',
           ),
@@ -123,7 +123,7 @@ export function teamView(root, data) {
           : switchForm(
               String(account.userid),
               'Act in this account',
-              `Act in the account of ${account.username}`,
+              `Act in this account: ${account.username}`,
             ),
       ];
     });
