@@ -266,8 +266,8 @@ export function keysView(root, data) {
     if (!confirm(`Revoke "${key.name}"? Programs using it stop working at once.`)) return;
     try {
       await ownApi('DELETE', `/key/${key.id}/delete`);
+      await load();
       message.replaceChildren(notice(`The key "${key.name}" has been revoked.`));
-      load();
     } catch (error) {
       message.replaceChildren(errorBox(error));
     }

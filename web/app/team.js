@@ -51,8 +51,8 @@ export function teamView(root, data) {
   async function changeRole(member, select) {
     try {
       await ownApi('PUT', `/team/${member.id}/update`, { role: select.value });
+      await load();
       message.replaceChildren(notice(`${member.username} is now ${select.value}.`));
-      load();
     } catch (error) {
       message.replaceChildren(errorBox(error));
     }
@@ -63,8 +63,8 @@ export function teamView(root, data) {
     if (!confirm(`Remove ${member.username}? Their access to your account ends at once.`)) return;
     try {
       await ownApi('DELETE', `/team/${member.id}/delete`);
+      await load();
       message.replaceChildren(notice(`${member.username} has been removed.`));
-      load();
     } catch (error) {
       message.replaceChildren(errorBox(error));
     }
@@ -206,9 +206,9 @@ export function teamView(root, data) {
     try {
       const name = username.value.trim();
       await ownApi('POST', '/team/add', { username: name, role: role.value });
-      message.replaceChildren(notice(`${name} has been added as ${role.value}.`));
       username.value = '';
-      load();
+      await load();
+      message.replaceChildren(notice(`${name} has been added as ${role.value}.`));
     } catch (error) {
       showError(rows, status, error);
     }
