@@ -1,6 +1,7 @@
 // The Import page: start an import from another service or a file, follow it, read its report.
 import {
   ApiError,
+  actingAccount,
   api,
   csrf,
   errorBox,
@@ -36,7 +37,11 @@ const LABELS = /** @type {Record<string, string>} */ ({
 async function upload(form) {
   const res = await fetch('/app/api/import', {
     method: 'POST',
-    headers: { 'x-csrf-token': csrf, accept: 'application/json' },
+    headers: {
+      'x-csrf-token': csrf,
+      accept: 'application/json',
+      ...(actingAccount ? { 'linkqr-account': actingAccount } : {}),
+    },
     body: form,
     credentials: 'same-origin',
   });
