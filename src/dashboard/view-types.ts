@@ -94,7 +94,8 @@ export interface FormSpec {
 export interface Column {
   name: string;
   label: string;
-  kind?: 'link' | 'code' | 'bool';
+  /** `verification`: a branded domain's ownership state and the TXT record it needs (M6). */
+  kind?: 'link' | 'code' | 'bool' | 'verification';
 }
 
 /** What the client needs to list, create, edit and delete one kind of record through the API. */
@@ -110,4 +111,6 @@ export interface ResourceView {
   remove?: { path: string };
   /** Each record's own list (a channel's items, an overlay's contact responses). */
   members?: { label: string; path: string; key: string; columns: Column[] };
+  /** A POST on one record that answers a message (a domain's ownership check). */
+  action?: { label: string; path: string };
 }
