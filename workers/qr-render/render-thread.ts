@@ -4,8 +4,7 @@ import { renderVariant, type VariantInput } from './render-variant';
 
 /** A render of a code's version, or a variant (another size, PDF, EPS) of a ready one. */
 export type RenderWork =
-  | { kind: 'render'; input: RenderInput }
-  | { kind: 'variant'; input: VariantInput };
+  { kind: 'render'; input: RenderInput } | { kind: 'variant'; input: VariantInput };
 
 export type RenderRequest = RenderWork & { id: number };
 
