@@ -1,6 +1,18 @@
 import { parentPort } from 'node:worker_threads';
 import { renderQr, type RenderInput } from './render-qr';
-import { renderVariant, type VariantInput } from './render-variant';
+import type { VariantInput } from './render-variant';
+
+type VariantModule = typeof import('./render-variant');
+let variants: VariantModule | undefined;
+/**
+ * Loaded on the first variant: PDF, EPS and the raster proof of another size pull in pdfkit and
+ * more, which a thread that only renders codes should not wait for when it starts.
+ */
+function variantModule(): VariantModule {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  variants ??= require('./render-variant') as VariantModule;
+  return variants;
+}
 
 /** A render of a code's version, or a variant (another size, PDF, EPS) of a ready one. */
 export type RenderWork =
@@ -23,7 +35,9 @@ export type RenderReply =
 function work(request: RenderRequest): Promise<RenderReply> {
   const { id } = request;
   if (request.kind === 'variant') {
-    return renderVariant(request.input).then((bytes) => ({ id, ok: true, kind: 'variant', bytes }));
+    return variantModule()
+      .renderVariant(request.input)
+      .then((bytes) => ({ id, ok: true, kind: 'variant', bytes }));
   }
   return renderQr(request.input).then(({ png, svg, logo }) => ({
     id,
