@@ -13,6 +13,7 @@ import { createWebhookEvents } from '../src/webhooks/webhooks.jobs';
 import { startImportWorker } from './imports/import.worker';
 import { startLinkChecks } from './link-checks/link-check.worker';
 import { startQrRenderWorker } from './qr-render/qr-render.worker';
+import { startDomainRecheck } from './domain-recheck';
 import { startRetention } from './retention';
 import { startWebhookWorker } from './webhooks/webhook-delivery.worker';
 import { createWorkerMetrics } from './worker-metrics';
@@ -87,6 +88,7 @@ async function main(): Promise<void> {
       visits: { deleteVisits: (target) => deleteVisits(target, eventsRedis, keys) },
     }),
   });
+  const domainRecheck = startDomainRecheck({ config, logger, redis: eventsRedis, keys, events });
   // On the events connection too: the lock and the link cache's invalidations are plain commands.
   const linkChecks = startLinkChecks({ config, logger, redis: eventsRedis, keys, events });
   const server = await startWorkerServer({
@@ -105,6 +107,7 @@ async function main(): Promise<void> {
     () => importWorker.close(),
     () => drainer.stop(),
     async () => retention.stop(),
+    async () => domainRecheck.stop(),
     async () => linkChecks.stop(),
     () => qrQueue.close(),
     () => events.close(),
