@@ -9,6 +9,9 @@ import { showError } from './forms.js';
 /** @param {string | null} date `YYYY-MM-DD HH:MM:SS` in UTC, as the API writes it */
 const when = (date) => (date ? `${date} UTC` : '—');
 
+/** @param {string} date `YYYY-MM-DD HH:MM:SS` in UTC */
+const isPast = (date) => new Date(`${date.replace(' ', 'T')}Z`).getTime() <= Date.now();
+
 /**
  * A labelled input with the place its error goes.
  * @param {string} name
@@ -289,7 +292,7 @@ export function keysView(root, data) {
             key.scopes.join(', '),
             when(key.created),
             when(key.lastused),
-            key.expires ? when(key.expires) : 'never',
+            key.expires ? `${isPast(key.expires) ? 'expired ' : ''}${when(key.expires)}` : 'never',
             h(
               'div',
               { class: 'actions' },
