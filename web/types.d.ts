@@ -9,6 +9,7 @@ export type {
   OptionsSource,
   ResourceView,
   RowColumn,
+  RuleKeySpec,
   CellError,
 } from '../src/dashboard/view-types';
 export type { Statistics } from '../src/visits/visits.types';
@@ -134,9 +135,21 @@ export interface LinkItem {
   date: string;
 }
 
+export interface LinkHealth {
+  status: 'unknown' | 'healthy' | 'broken';
+  checked: string | null;
+  since: string | null;
+  lastError: string | null;
+}
+
 export interface LinkDetails extends LinkItem {
   expiry: string | null;
   password: boolean;
+  maxclicks: number | null;
+  variants: Array<{ url: string; weight: number; clicks: number }>;
+  monitor: boolean;
+  fallback: string | null;
+  health: LinkHealth;
 }
 
 export interface DetailsAnswer<T> extends Answer {

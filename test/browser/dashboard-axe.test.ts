@@ -53,6 +53,19 @@ describe('dashboard accessibility: axe-core on every page at 1280 px and 375 px 
       url: 'https://example.com/a',
       geotarget: [{ location: 'DE', link: 'https://example.de' }],
       parameters: [{ name: 'utm_source', value: 'qr' }],
+      // The rules editor, the variants, the limit and the health badge are on the page too.
+      rules: [
+        {
+          url: 'https://example.com/news',
+          when: { query: { utm_source: 'news' }, device: ['iphone'] },
+        },
+      ],
+      variants: [
+        { url: 'https://example.com/a1', weight: 50 },
+        { url: 'https://example.com/a2', weight: 50 },
+      ],
+      maxclicks: 100,
+      monitor: true,
     });
     const qr = await api.post<{ id: number }>('/api/qr/add', { type: 'text', data: 'hello' });
     await api.post('/api/campaign/add', {
@@ -74,7 +87,7 @@ describe('dashboard accessibility: axe-core on every page at 1280 px and 375 px 
     pages = [
       ['/app/links', '#view table'],
       ['/app/links/new', '#view form'],
-      [`/app/links/${link.id}`, '#view fieldset.rows'],
+      [`/app/links/${link.id}`, '#view .rule'],
       ['/app/qr', '#view'],
       ['/app/qr/new', '.preview'],
       [`/app/qr/${qr.body.id}`, '#view form'],
