@@ -1,7 +1,12 @@
 import { expect } from 'chai';
 import { countryName, hashVisitor, resolveCountry } from '../../src/visits/visit-capture';
 import { visitorHasher } from '../../src/visits/visit-recorder';
-import { describeVisit, referrerLabel, socialNetworkOf } from '../../src/visits/visit-describe';
+import {
+  capturedFields,
+  describeVisit,
+  referrerLabel,
+  socialNetworkOf,
+} from '../../src/visits/visit-describe';
 import { decodeVisit, encodeVisit } from '../../src/visits/visit-stream';
 import type { CapturedVisit } from '../../src/visits/visits.types';
 
@@ -22,6 +27,17 @@ const visit = (overrides: Partial<CapturedVisit> = {}): CapturedVisit => ({
 });
 
 describe('visit description (pure)', () => {
+  it('keeps every field of the captured visit, and leaves absent optional ones absent', () => {
+    const full: Record<string, unknown> = {};
+    for (const field of capturedFields) full[field] = `value of ${field}`;
+    const described = describeVisit({ ...visit(), ...full } as CapturedVisit) as unknown as Record<
+      string,
+      unknown
+    >;
+    for (const field of capturedFields) expect(described[field], field).to.equal(full[field]);
+    expect(describeVisit(visit())).not.to.have.property('variant');
+  });
+
   it('labels referrers by host without www, and no referrer as Direct', () => {
     expect(referrerLabel('https://www.Example.com/a?b=c')).to.equal('example.com');
     expect(referrerLabel('')).to.equal('Direct');
