@@ -92,6 +92,8 @@ const CAPTURED_FIELDS = {
   userAgent: true,
   referrer: true,
   variant: true,
+  clickId: true,
+  resent: true,
 } as const satisfies Record<keyof CapturedVisit, true>;
 export const capturedFields = Object.keys(CAPTURED_FIELDS) as ReadonlyArray<keyof CapturedVisit>;
 
@@ -119,5 +121,7 @@ export function describeVisit(visit: CapturedVisit): DescribedVisit {
     bot,
   };
   if (visit.variant !== undefined) described.variant = visit.variant;
+  if (visit.clickId !== undefined) described.clickId = visit.clickId;
+  if (visit.resent !== undefined) described.resent = visit.resent;
   return described;
 }
