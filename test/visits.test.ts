@@ -10,12 +10,12 @@ import { partitionEntryId, VisitDrainer, visitBacklog } from '../src/visits/visi
 import { createVisits, type Visits } from '../src/visits/visit-recorder';
 import { applyVisits } from '../src/visits/visit-apply';
 import {
-  decodeVisit,
+  decodeEntry,
   DEFAULT_VISIT_PARTITIONS,
   visitPartitionOf,
   visitStreamKey,
 } from '../src/visits/visit-stream';
-import type { VisitKind } from '../src/visits/visits.types';
+import type { CapturedVisit, VisitKind } from '../src/visits/visits.types';
 import { testRedisPrefix } from './support/environment';
 import { request } from './support/http';
 import { uniqueName } from './support/users';
@@ -171,7 +171,7 @@ describe('visit recording and statistics', () => {
     )) as Array<[string, Array<[string, string[]]>]>;
     const [firstId, firstFields] = entries[0] as [string, string[]];
     // Stored as a drainer stores it: under the click's own id.
-    const first = decodeVisit(firstFields)!;
+    const [first] = decodeEntry(firstFields)!.visits as [CapturedVisit];
     const entryId = first.clickId ?? partitionEntryId(partition, firstId);
     await applyVisits([{ entryId, visit: first }], redis, keys);
     await new Promise((r) => setTimeout(r, 30));
