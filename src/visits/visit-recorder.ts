@@ -52,6 +52,9 @@ export interface VisitRecorderOptions {
 
 const MAX_FIELD = 512;
 
+/** Clicks in one stream entry at most: a drainer's batch (500 entries) stays a bounded size. */
+export const CLICKS_PER_ENTRY = 100;
+
 function header(req: Request, name: string): string {
   const value = req.headers[name];
   return (Array.isArray(value) ? value[0] : value)?.slice(0, MAX_FIELD) ?? '';
@@ -140,13 +143,16 @@ export function createVisits(options: VisitRecorderOptions): Visits {
       if (group) group.push(visit);
       else byPartition.set(partition, [visit]);
     }
-    for (const [partition, group] of byPartition) {
-      redis.xadd(streams[partition] as string, '*', ...encodeVisits(group)).catch(() => {
-        for (const visit of group) {
-          visit.resent = true;
-          spool.add(visit);
-        }
-      });
+    for (const [partition, all] of byPartition) {
+      for (let i = 0; i < all.length; i += CLICKS_PER_ENTRY) {
+        const group = all.slice(i, i + CLICKS_PER_ENTRY);
+        redis.xadd(streams[partition] as string, '*', ...encodeVisits(group)).catch(() => {
+          for (const visit of group) {
+            visit.resent = true;
+            spool.add(visit);
+          }
+        });
+      }
     }
   }
 
