@@ -50,6 +50,9 @@ export interface Config {
   /** Cap per client IP for requests that carry no valid key. */
   readonly anonymousRateLimit: number;
   readonly rateLimitWindowMs: number;
+  /** Requests per window per client address on the public routes (redirects, QR images, pages); 0: off. */
+  readonly publicRateLimit: number;
+  readonly publicRateLimitWindowMs: number;
   readonly bodyLimit: string;
   readonly logLevel: string;
   /** Express `trust proxy`: a hop count, a list of addresses/CIDRs, or false. Never `true`. */
@@ -57,6 +60,8 @@ export interface Config {
   readonly shutdownTimeoutMs: number;
   readonly domainCheck: 'dns' | 'off';
   readonly domainTargets: readonly string[];
+  /** How often the worker checks each branded domain's ownership record again (issue 29, M6). */
+  readonly domainRecheckMs: number;
   readonly countryHeader: string | undefined;
   /** Unset: a random salt is created once per database (see visit-salt.ts). */
   readonly visitorSalt: string | undefined;
@@ -91,6 +96,10 @@ export interface Config {
   /** First retry delay of a failed webhook delivery; each next one doubles it. */
   readonly webhookRetryDelayMs: number;
   readonly webhookAttempts: number;
+  /** Link monitoring (issue 24): a monitored destination is checked at most once per this. */
+  readonly linkCheckIntervalS: number;
+  /** Lets monitored destinations live on private or loopback addresses (tests, an intranet). */
+  readonly linkCheckAllowPrivate: boolean;
   readonly dashboard: DashboardConfig;
   /** How `npm start` greets a newcomer (see NewcomerConfig). */
   readonly newcomer: NewcomerConfig;
@@ -181,6 +190,8 @@ const schema = Joi.object({
   DEFAULT_RATE_LIMIT: Joi.number().integer().min(1).default(30),
   ANONYMOUS_RATE_LIMIT: Joi.number().integer().min(1).default(30),
   RATE_LIMIT_WINDOW_MS: Joi.number().integer().min(1000).default(60_000),
+  PUBLIC_RATE_LIMIT: Joi.number().integer().min(0).empty('').default(600),
+  PUBLIC_RATE_WINDOW_MS: Joi.number().integer().min(1000).empty('').default(60_000),
   BODY_LIMIT: Joi.string()
     .pattern(/^\d+(b|kb|mb)$/i)
     .default('100kb'),
@@ -201,6 +212,11 @@ const schema = Joi.object({
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).default(10_000),
   DOMAIN_CHECK: Joi.string().valid('dns', 'off').default('dns'),
   DOMAIN_TARGETS: Joi.string().allow('').default(''),
+  DOMAIN_RECHECK_MS: Joi.number()
+    .integer()
+    .min(60_000)
+    .empty('')
+    .default(6 * 3_600_000),
   COUNTRY_HEADER: Joi.string().pattern(/^[A-Za-z0-9-]+$/),
   VISITOR_SALT: Joi.string().min(8),
   LOGO_DIR: Joi.string().default('./data/logos'),
@@ -226,6 +242,9 @@ const schema = Joi.object({
   IMPORT_ALLOW_PRIVATE: Joi.string().valid('0', '1', 'true', 'false').default('0'),
   WEBHOOK_RETRY_DELAY_MS: Joi.number().integer().min(1).default(30_000),
   WEBHOOK_ATTEMPTS: Joi.number().integer().min(1).max(30).default(10),
+  // A check a second at most (tests), a week at least once.
+  LINK_CHECK_INTERVAL_S: Joi.number().integer().min(1).max(604_800).empty('').default(3600),
+  LINK_CHECK_ALLOW_PRIVATE: Joi.string().valid('0', '1', 'true', 'false').default('0'),
   SESSION_SECRET: Joi.string().min(32).empty(''),
   SESSION_TTL_SECONDS: Joi.number()
     .integer()
@@ -323,12 +342,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       DEFAULT_RATE_LIMIT: number;
       ANONYMOUS_RATE_LIMIT: number;
       RATE_LIMIT_WINDOW_MS: number;
+      PUBLIC_RATE_LIMIT: number;
+      PUBLIC_RATE_WINDOW_MS: number;
       BODY_LIMIT: string;
       LOG_LEVEL: string;
       TRUST_PROXY: number | string;
       SHUTDOWN_TIMEOUT_MS: number;
       DOMAIN_CHECK: 'dns' | 'off';
       DOMAIN_TARGETS: string;
+      DOMAIN_RECHECK_MS: number;
       COUNTRY_HEADER?: string;
       VISITOR_SALT?: string;
       LOGO_DIR: string;
@@ -350,6 +372,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       IMPORT_ALLOW_PRIVATE: string;
       WEBHOOK_RETRY_DELAY_MS: number;
       WEBHOOK_ATTEMPTS: number;
+      LINK_CHECK_INTERVAL_S: number;
+      LINK_CHECK_ALLOW_PRIVATE: string;
       SESSION_SECRET?: string;
       SESSION_TTL_SECONDS: number;
       SESSION_MAX_AGE_SECONDS: number;
@@ -390,11 +414,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     defaultRateLimit: v.DEFAULT_RATE_LIMIT,
     anonymousRateLimit: v.ANONYMOUS_RATE_LIMIT,
     rateLimitWindowMs: v.RATE_LIMIT_WINDOW_MS,
+    publicRateLimit: v.PUBLIC_RATE_LIMIT,
+    publicRateLimitWindowMs: v.PUBLIC_RATE_WINDOW_MS,
     bodyLimit: v.BODY_LIMIT,
     logLevel: v.LOG_LEVEL,
     trustProxy: v.TRUST_PROXY === 'false' ? false : v.TRUST_PROXY,
     shutdownTimeoutMs: v.SHUTDOWN_TIMEOUT_MS,
     domainCheck: v.DOMAIN_CHECK,
+    domainRecheckMs: v.DOMAIN_RECHECK_MS,
     domainTargets: Object.freeze(
       v.DOMAIN_TARGETS.split(',')
         .map((s) => s.trim())
@@ -420,6 +447,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     importAllowPrivate: v.IMPORT_ALLOW_PRIVATE === '1' || v.IMPORT_ALLOW_PRIVATE === 'true',
     webhookRetryDelayMs: v.WEBHOOK_RETRY_DELAY_MS,
     webhookAttempts: v.WEBHOOK_ATTEMPTS,
+    linkCheckIntervalS: v.LINK_CHECK_INTERVAL_S,
+    linkCheckAllowPrivate:
+      v.LINK_CHECK_ALLOW_PRIVATE === '1' || v.LINK_CHECK_ALLOW_PRIVATE === 'true',
     dashboard: Object.freeze({
       sessionSecret: v.SESSION_SECRET,
       sessionTtlSeconds: v.SESSION_TTL_SECONDS,

@@ -4,9 +4,14 @@ export const WEBHOOK_EVENTS = [
   'link.created',
   'link.updated',
   'link.deleted',
+  'link.broken',
+  'link.recovered',
   'qr.ready',
   'qr.failed',
   'clicks',
+  // A branded domain's ownership record found again, or gone (issue 29, M6).
+  'domain.verified',
+  'domain.suspended',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 

@@ -1,7 +1,22 @@
 // The Import page: start an import from another service or a file, follow it, read its report.
-import { ApiError, api, csrf, errorBox, h, messageOf, setTitle, table } from './core.js';
+import {
+  ApiError,
+  actingAccount,
+  api,
+  csrf,
+  errorBox,
+  h,
+  messageOf,
+  openDialog,
+  pager,
+  setTitle,
+  table,
+} from './core.js';
 /** @typedef {import('../types').ImportPage} ImportPage */
 /** @typedef {import('../types').ImportReport} ImportReport */
+/** @typedef {import('../types').ListAnswer<ImportReport>} ImportList */
+
+const HISTORY_PAGE = 10;
 
 /** Sources read from a file; the others from an instance's API. */
 const FILE_SOURCES = ['csv', 'linkqr'];
@@ -22,7 +37,11 @@ const LABELS = /** @type {Record<string, string>} */ ({
 async function upload(form) {
   const res = await fetch('/app/api/import', {
     method: 'POST',
-    headers: { 'x-csrf-token': csrf, accept: 'application/json' },
+    headers: {
+      'x-csrf-token': csrf,
+      accept: 'application/json',
+      ...(actingAccount ? { 'linkqr-account': actingAccount } : {}),
+    },
     body: form,
     credentials: 'same-origin',
   });
@@ -53,7 +72,110 @@ function progressOf(r) {
     r.errors.length
       ? table(['Item', 'What happened'], r.errors, (e) => [e.item || '—', e.message])
       : null,
+    webhooksOf(r),
   );
+}
+
+/**
+ * The webhooks an import created, with the new signing secrets this one answer carries: the
+ * server shows them once, so the page says to copy them now.
+ * @param {ImportReport} r
+ */
+function webhooksOf(r) {
+  const hooks = r.webhooks || [];
+  if (!hooks.length) return null;
+  const shown = hooks.some((w) => w.secret);
+  return h(
+    'div',
+    { class: 'import-webhooks' },
+    h(
+      'p',
+      {},
+      shown
+        ? 'Webhooks were created with new signing secrets. Copy them now: they are shown only this once.'
+        : 'Webhooks were created with new signing secrets, shown once when the import finished. If one was missed, delete that webhook and add it again.',
+    ),
+    table(['Webhook', 'Now', 'Address', 'Signing secret'], hooks, (w) => [
+      w.item,
+      `webhook ${w.id}`,
+      w.url,
+      w.secret ? h('code', {}, w.secret) : 'shown once, no longer',
+    ]),
+  );
+}
+
+/**
+ * Opens one import's whole report (errors, webhooks) in a dialog, read afresh.
+ * @param {ImportReport} r
+ */
+async function openReport(r) {
+  const body = h('div', { class: 'import-report' }, h('p', { role: 'status' }, 'Loading…'));
+  openDialog(`Import ${r.id} from ${r.source}`, body);
+  try {
+    const answer = /** @type {{ data: ImportReport }} */ (
+      /** @type {unknown} */ (await api('GET', `/import/${r.id}`))
+    );
+    body.replaceChildren(progressOf(answer.data));
+  } catch (error) {
+    body.replaceChildren(errorBox(error));
+  }
+}
+
+/**
+ * The caller's imports, newest first, a page at a time, each with its status, counts and a
+ * way to its errors.
+ * @param {HTMLElement} section
+ */
+function importHistory(section) {
+  let page = 1;
+  const load = async () => {
+    try {
+      const answer = /** @type {ImportList} */ (
+        /** @type {unknown} */ (await api('GET', `/imports?limit=${HISTORY_PAGE}&page=${page}`))
+      );
+      const imports = answer.data.imports || [];
+      if (!imports.length) {
+        section.replaceChildren(h('h2', {}, 'Past imports'), h('p', {}, 'No imports yet.'));
+        return;
+      }
+      section.replaceChildren(
+        h('h2', {}, 'Past imports'),
+        table(
+          ['Import', 'From', 'Status', 'Imported', 'Skipped', 'Failed', 'Of', 'Started', 'Report'],
+          imports,
+          (r) => [
+            String(r.id),
+            LABELS[r.source] || r.source,
+            r.status,
+            String(r.imported),
+            String(r.skipped),
+            String(r.failed),
+            String(r.total),
+            r.started || '—',
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'link',
+                onclick: () => openReport(r),
+                'aria-label': `Report of import ${r.id}`,
+              },
+              r.errors.length
+                ? `${r.errors.length} error${r.errors.length === 1 ? '' : 's'}`
+                : 'report',
+            ),
+          ],
+        ),
+        pager(answer.data, (p) => {
+          page = p;
+          load();
+        }),
+      );
+    } catch (error) {
+      section.replaceChildren(h('h2', {}, 'Past imports'), errorBox(error));
+    }
+  };
+  return load;
 }
 
 /** @param {HTMLElement} root @param {ImportPage} data */
@@ -135,7 +257,7 @@ export function importView(root, data) {
         /** @type {unknown} */ (await api('GET', `/import/${id}`))
       );
       report.replaceChildren(progressOf(answer.data));
-      if (answer.data.status === 'done' || answer.data.status === 'failed') return;
+      if (answer.data.status === 'done' || answer.data.status === 'failed') return loadHistory();
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
   };
@@ -153,6 +275,7 @@ export function importView(root, data) {
             /** @type {unknown} */ (await api('POST', '/import', Object.fromEntries(fields)))
           );
       report.replaceChildren(h('p', { role: 'status' }, `Import ${started.id} queued…`));
+      loadHistory();
       await follow(started.id);
     } catch (error) {
       problems.replaceChildren(errorBox(error));
@@ -160,6 +283,9 @@ export function importView(root, data) {
     }
   });
   sync();
+  const history = h('section', { class: 'import-history', 'aria-label': 'Past imports' });
+  const loadHistory = importHistory(history);
+  loadHistory();
   root.replaceChildren(
     h(
       'p',
@@ -168,5 +294,6 @@ export function importView(root, data) {
     ),
     form,
     report,
+    history,
   );
 }

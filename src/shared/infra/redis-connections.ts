@@ -27,7 +27,9 @@ const failFast: RedisOptions = {
 };
 
 const roleOptions: Record<RedisRole, RedisOptions> = {
-  request: { ...failFast, enableAutoPipelining: true },
+  // A command sent when the connection dropped fails rather than being sent again on reconnect:
+  // Redis may have run it (a queued click, a rate-limit count), and its caller knows what to do.
+  request: { ...failFast, enableAutoPipelining: true, autoResendUnfulfilledCommands: false },
   queue: failFast,
   probe: failFast,
   blocking: { maxRetriesPerRequest: null, enableOfflineQueue: true },
@@ -104,6 +106,19 @@ export function duplicateRedisClient(client: RedisClient, overrides: RedisOption
     });
   }
   return client.duplicate(overrides);
+}
+
+/**
+ * Closes a connection: `QUIT` while it is up, else at once. A `QUIT` sent while it reconnects
+ * waits in the offline queue, and on Sentinel, with every sentinel gone, it reconnects for ever:
+ * a shutdown waiting for it never ended. BullMQ workers on such a connection are closed with
+ * `worker.close(redis.status !== 'ready')` for the same reason: a graceful close waits for the
+ * `QUIT` of BullMQ's own blocking connection, and with Redis away no running job could be marked
+ * done anyway (BullMQ runs it again once it counts as stalled).
+ */
+export async function closeRedisClient(redis: RedisClient): Promise<void> {
+  if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
+  else redis.disconnect();
 }
 
 /** Resolves once the client is ready, or rejects when it is not within `timeoutMs`. */
