@@ -248,6 +248,14 @@ describe('dashboard QR style controls and print check in a browser', function ()
     expect(await page.getByLabel("Logo size (% of the code's width, 10-40)").inputValue()).to.equal(
       '40',
     );
+    // The print file, drawn by the worker, downloads from the code's page.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download PDF' }).click(),
+    ]);
+    const pdf = await fs.promises.readFile(await download.path());
+    expect(pdf.subarray(0, 5).toString()).to.equal('%PDF-');
+    expect(download.suggestedFilename()).to.equal(`qr-${id}.pdf`);
     await context.close();
   });
 });
