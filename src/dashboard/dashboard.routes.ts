@@ -5,12 +5,15 @@ import { DEFAULT_SOURCE_URLS } from '../imports/imports.schemas';
 import { getLink } from '../links/links.service';
 import {
   CORNER_SHAPES,
+  DEFAULT_LOGO_SIZE,
   DEFAULT_MARGIN,
   DOT_STYLES,
   ERROR_CORRECTIONS,
   FRAME_TYPES,
   GRADIENT_TYPES,
   MAX_FRAME_TEXT,
+  MAX_LOGO_SIZE,
+  MIN_LOGO_SIZE,
   MIN_MARGIN,
 } from '../qr-codes/design/style';
 import { QR_FORMATS, QR_TYPES } from '../qr-codes/qr-code.model';
@@ -83,6 +86,7 @@ export function dashboardPages(deps: AppDeps, apiRouteTable: ReadonlySet<string>
       errorCorrections: ERROR_CORRECTIONS,
       margin: { min: MIN_MARGIN, max: 16, default: DEFAULT_MARGIN },
       frameText: MAX_FRAME_TEXT,
+      logoSize: { min: MIN_LOGO_SIZE, max: MAX_LOGO_SIZE, default: DEFAULT_LOGO_SIZE },
     },
   };
   router.get('/qr', (req, res) => sendView(req, res, 'QR codes', 'qrs', qrForm));
