@@ -1,0 +1,101 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import { expect } from 'chai';
+import {
+  startWebhookWorker,
+  type WebhookWorker,
+} from '../workers/webhooks/webhook-delivery.worker';
+import { Webhook } from '../src/webhooks/webhook.model';
+import { startTestApp, type TestApp } from './support/app-harness';
+import { client } from './support/http';
+import { createLink, eventually } from './support/links';
+import { createTestUser, uniqueName } from './support/users';
+import { startReceiver, type Receiver } from './support/webhooks';
+
+/** A local server that accepts connections and never answers: every request to it hangs. */
+async function startBlackHole(): Promise<{
+  url: string;
+  accepted: () => number;
+  close(): Promise<void>;
+}> {
+  const sockets = new Set<Socket>();
+  let accepted = 0;
+  const server: Server = createServer((socket) => {
+    accepted += 1;
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    accepted: () => accepted,
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/**
+ * Issue 29, M7: one user's flood of deliveries to a black hole must not starve another user's
+ * delivery. Asserted on counts, not time: B's delivery arrives while A holds no more than its
+ * share of the slots, however many of A's deliveries were queued first.
+ */
+describe('worker fairness: webhook deliveries per user (issue 29, M7)', function () {
+  this.timeout(30_000);
+  const concurrency = 4;
+  let app: TestApp;
+  let worker: WebhookWorker;
+  let hole: Awaited<ReturnType<typeof startBlackHole>>;
+  let receiver: Receiver;
+
+  before(async () => {
+    app = await startTestApp({
+      WEBHOOK_ALLOW_PRIVATE: '1',
+      REDIS_PREFIX: `${uniqueName('fair')}:`,
+    });
+    hole = await startBlackHole();
+    receiver = await startReceiver();
+    // Deliveries to the black hole hang for longer than the test: they never free a slot.
+    worker = startWebhookWorker(
+      { config: app.config, logger: app.deps.logger, keys: app.deps.keys },
+      { concurrency, timeoutMs: 60_000 },
+    );
+  });
+  after(async () => {
+    await hole.close();
+    await worker.close();
+    await receiver.close();
+    await app.close();
+  });
+
+  it("delivers B's event while A's ten webhooks to a black hole are stuck, A holding at most half the slots", async () => {
+    const a = await createTestUser();
+    const aApi = client(app.url, a.apiKey);
+    for (let i = 0; i < 10; i += 1) {
+      const res = await aApi.post('/api/webhook/add', {
+        url: `${hole.url}-${i}`,
+        events: ['link.created'],
+      });
+      expect(res.status, res.text).to.equal(200);
+    }
+    // 30 of A's deliveries queued before B's one.
+    for (let i = 0; i < 3; i += 1)
+      await createLink(app, a.apiKey, { url: `https://a.example/${i}` });
+    await eventually(async () => hole.accepted() >= 1, "A's first delivery is under way", 10_000);
+
+    const b = await createTestUser();
+    const bApi = client(app.url, b.apiKey);
+    expect(
+      (await bApi.post('/api/webhook/add', { url: receiver.url, events: ['link.created'] })).status,
+    ).to.equal(200);
+    await createLink(app, b.apiKey, { url: 'https://b.example/one' });
+    await eventually(async () => receiver.received.length === 1, "B's delivery arrives", 20_000);
+
+    expect(receiver.received[0]?.headers['linkqr-event']).to.equal('link.created');
+    // A's deliveries in flight: its share of the slots (2 of 4), not all of them.
+    expect(hole.accepted()).to.be.within(1, concurrency / 2);
+    expect(await Webhook.countDocuments({ userId: a.user.id, disabledAt: null })).to.equal(10);
+  });
+});
