@@ -99,3 +99,60 @@ describe('worker fairness: webhook deliveries per user (issue 29, M7)', function
     expect(await Webhook.countDocuments({ userId: a.user.id, disabledAt: null })).to.equal(10);
   });
 });
+
+describe('webhooks: repeated time-outs disable a webhook sooner (issue 29, M7)', function () {
+  this.timeout(30_000);
+  let app: TestApp;
+  let worker: WebhookWorker;
+  let hole: Awaited<ReturnType<typeof startBlackHole>>;
+
+  before(async () => {
+    app = await startTestApp({
+      WEBHOOK_ALLOW_PRIVATE: '1',
+      WEBHOOK_RETRY_DELAY_MS: '20',
+      WEBHOOK_ATTEMPTS: '10',
+      REDIS_PREFIX: `${uniqueName('tmo')}:`,
+    });
+    hole = await startBlackHole();
+    worker = startWebhookWorker(
+      { config: app.config, logger: app.deps.logger, keys: app.deps.keys },
+      { concurrency: 2, timeoutMs: 100 },
+    );
+  });
+  after(async () => {
+    await hole.close();
+    await worker.close();
+    await app.close();
+  });
+
+  it('disables the webhook after 5 time-outs in a row, not after 3 days, and stops retrying', async () => {
+    const { user, apiKey } = await createTestUser();
+    const api = client(app.url, apiKey);
+    const added = await api.post<{ id: number }>('/api/webhook/add', {
+      url: hole.url,
+      events: ['link.created'],
+    });
+    expect(added.status).to.equal(200);
+    await createLink(app, apiKey, { url: 'https://example.com/timeouts' });
+    await eventually(
+      async () => !!(await Webhook.findOne({ id: added.body.id }).lean())?.disabledAt,
+      'the webhook is disabled',
+      20_000,
+    );
+    const hook = await Webhook.findOne({ id: added.body.id, userId: user.id }).lean();
+    expect(hook?.disabledReason).to.equal(
+      '5 deliveries in a row got no answer in time; last: no answer within 0.1 s (timed out)',
+    );
+    const listed = await api.get<{ data: { webhooks: Array<{ id: number; status: string }> } }>(
+      '/api/webhooks',
+    );
+    expect(listed.body.data.webhooks.find((w) => w.id === added.body.id)?.status).to.equal(
+      'disabled',
+    );
+    const deliveries = await api.get<{ data: { deliveries: Array<{ error: string }> } }>(
+      `/api/webhook/${added.body.id}/deliveries`,
+    );
+    expect(deliveries.body.data.deliveries).to.have.length(5);
+    expect(hole.accepted()).to.equal(5);
+  });
+});
