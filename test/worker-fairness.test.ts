@@ -5,7 +5,9 @@ import {
   type WebhookWorker,
 } from '../workers/webhooks/webhook-delivery.worker';
 import { Webhook } from '../src/webhooks/webhook.model';
+import type { QrRenderWorker } from '../workers/qr-render/qr-render.worker';
 import { startTestApp, type TestApp } from './support/app-harness';
+import { startQrWorker, waitForRender } from './support/qr';
 import { client } from './support/http';
 import { createLink, eventually } from './support/links';
 import { createTestUser, uniqueName } from './support/users';
@@ -15,13 +17,17 @@ import { startReceiver, type Receiver } from './support/webhooks';
 async function startBlackHole(): Promise<{
   url: string;
   accepted: () => number;
+  /** The most connections open at once (a client gives up on one by closing it). */
+  maxOpen: () => number;
   close(): Promise<void>;
 }> {
   const sockets = new Set<Socket>();
   let accepted = 0;
+  let maxOpen = 0;
   const server: Server = createServer((socket) => {
     accepted += 1;
     sockets.add(socket);
+    maxOpen = Math.max(maxOpen, sockets.size);
     socket.on('error', () => undefined);
     socket.on('close', () => sockets.delete(socket));
   });
@@ -30,6 +36,7 @@ async function startBlackHole(): Promise<{
   return {
     url: `http://127.0.0.1:${port}/hook`,
     accepted: () => accepted,
+    maxOpen: () => maxOpen,
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -96,6 +103,7 @@ describe('worker fairness: webhook deliveries per user (issue 29, M7)', function
     expect(receiver.received[0]?.headers['linkqr-event']).to.equal('link.created');
     // A's deliveries in flight: its share of the slots (2 of 4), not all of them.
     expect(hole.accepted()).to.be.within(1, concurrency / 2);
+    expect(hole.maxOpen()).to.be.at.most(concurrency / 2);
     expect(await Webhook.countDocuments({ userId: a.user.id, disabledAt: null })).to.equal(10);
   });
 });
@@ -154,5 +162,53 @@ describe('webhooks: repeated time-outs disable a webhook sooner (issue 29, M7)',
     );
     expect(deliveries.body.data.deliveries).to.have.length(5);
     expect(hole.accepted()).to.equal(5);
+  });
+});
+
+describe('worker fairness: QR renders per user (issue 29, M7)', function () {
+  this.timeout(40_000);
+  const concurrency = 2;
+  let app: TestApp;
+  let worker: QrRenderWorker;
+  let hole: Awaited<ReturnType<typeof startBlackHole>>;
+
+  before(async () => {
+    app = await startTestApp({
+      LOGO_ALLOW_PRIVATE: '1',
+      REDIS_PREFIX: `${uniqueName('fairqr')}:`,
+    });
+    hole = await startBlackHole();
+    // Downloads from the black hole hang for longer than the test: they never free a slot.
+    worker = startQrWorker(app, { concurrency, logoTimeoutMs: 60_000 });
+  });
+  after(async () => {
+    await hole.close();
+    await worker.close();
+    await app.close();
+  });
+
+  it("renders B's plain code while A's codes with a logo host that never answers are stuck", async () => {
+    const a = await createTestUser();
+    const aApi = client(app.url, a.apiKey);
+    for (let i = 0; i < 6; i += 1) {
+      const res = await aApi.post('/api/qr/add', {
+        type: 'text',
+        data: `slow ${i}`,
+        logo: hole.url.replace('/hook', `/logo-${i}.png`),
+      });
+      expect(res.status, res.text).to.equal(200);
+    }
+    await eventually(async () => hole.accepted() >= 1, "A's first logo download starts", 10_000);
+
+    const b = await createTestUser();
+    const created = await client(app.url, b.apiKey).post<{ id: number }>('/api/qr/add', {
+      type: 'text',
+      data: 'plain',
+    });
+    expect(created.status).to.equal(200);
+    const details = await waitForRender(app, b.apiKey, created.body.id, 30_000);
+    expect(details.status).to.equal('ready');
+    // A's logo downloads begun by then: its one slot of two, not every code queued before B's.
+    expect(hole.accepted()).to.equal(1);
   });
 });

@@ -9,6 +9,8 @@ import {
   bullPrefix,
   createQrRenderQueue,
   QR_RENDER_QUEUE,
+  qrFairShare,
+  qrJobOwner,
   qrRenderJobFor,
   type QrRenderJob,
   type QrRenderQueue,
@@ -45,6 +47,8 @@ export interface QrRenderWorkerOptions {
   /** How often, and for codes pending how long, to re-queue renders Redis never received. */
   sweepIntervalMs?: number;
   sweepAgeMs?: number;
+  /** A logo download's overall time-out (LOGO_TIMEOUT_MS unless set). */
+  logoTimeoutMs?: number;
 }
 
 export interface QrRenderWorker {
@@ -98,13 +102,23 @@ export function startQrRenderWorker(
   const pool = createRenderPool(...renderThreads(concurrency));
   const processor = createQrRenderProcessor({
     pool,
-    logo: { logoDir: config.logoDir, allowPrivate: config.logoAllowPrivate },
+    logo: {
+      logoDir: config.logoDir,
+      allowPrivate: config.logoAllowPrivate,
+      timeoutMs: options.logoTimeoutMs,
+    },
     logger,
     lookups: qrLookupCacheFor({ redis: connection, keys, logger }),
     images: qrImageCacheFor({ redis: connection, keys, logger }),
     events: deps.events,
   });
-  const worker = new Worker<QrRenderJob, QrRenderOutcome>(QR_RENDER_QUEUE, processor, {
+  // One user's renders (a slow logo host of theirs) hold at most half the slots (M7).
+  const fair = qrFairShare(connection, keys, concurrency);
+  const fairProcessor = fair.wrap<QrRenderJob, QrRenderOutcome>(
+    (job) => qrJobOwner(job.data),
+    processor,
+  );
+  const worker = new Worker<QrRenderJob, QrRenderOutcome>(QR_RENDER_QUEUE, fairProcessor, {
     connection,
     prefix: bullPrefix(keys),
     concurrency,
