@@ -2,7 +2,7 @@ import { createQrRenderQueue } from '../src/qr-codes/qr-codes.jobs';
 import { openDatabase } from '../src/shared/infra/database';
 import { createLogger, resolveLogFormat } from '../src/shared/infra/logger';
 import { loadProcessConfig, logRuntimeSecrets } from '../src/shared/infra/process-config';
-import { createRedisClient } from '../src/shared/infra/redis-connections';
+import { closeRedisClient, createRedisClient } from '../src/shared/infra/redis-connections';
 import { RedisKeys } from '../src/shared/infra/redis-keys';
 import { onShutdown } from '../src/shared/infra/shutdown';
 import { userDeletionContextFor } from '../src/users/user-deletion';
@@ -111,9 +111,9 @@ async function main(): Promise<void> {
     async () => linkChecks.stop(),
     () => qrQueue.close(),
     () => events.close(),
-    () => eventsRedis.quit(),
-    () => probe.quit(),
-    () => redis.quit(),
+    () => closeRedisClient(eventsRedis),
+    () => closeRedisClient(probe),
+    () => closeRedisClient(redis),
     () => database.close(),
   ]);
 }

@@ -14,7 +14,8 @@ export type FieldKind =
   | 'multiselect'
   | 'datetime'
   | 'color'
-  | 'rows';
+  | 'rows'
+  | 'rules';
 
 export interface FieldOption {
   value: string;
@@ -43,6 +44,19 @@ export interface RowColumn {
   optionsFrom?: OptionsSource;
 }
 
+/**
+ * One key of a redirect rule's `when`, as the rules editor (web/app/rules.js) offers it: `list`
+ * is values separated by commas, `devices` a box per device, `query` `name=value&name=*`,
+ * `datetime` a local date and time (sent with its zone).
+ */
+export interface RuleKeySpec {
+  name: string;
+  label: string;
+  kind: 'list' | 'devices' | 'query' | 'datetime';
+  help?: string;
+  options?: FieldOption[];
+}
+
 /** One input of a dashboard form, as web/app/app.js renders it. */
 export interface FormField {
   name: string;
@@ -59,6 +73,8 @@ export interface FormField {
   /** `rows`: what one row is called (`country rule`), for its buttons and labels. */
   rowLabel?: string;
   maxRows?: number;
+  /** `rules`: the keys a rule's `when` may name, in the order the editor shows them. */
+  ruleKeys?: RuleKeySpec[];
 }
 
 /** One message of `POST /app/api/dashboard/check`: `path` `[0, 'link']` is the first row's link. */
