@@ -54,12 +54,18 @@ export function passwordStamp(passwordHash: string | null | undefined): string {
  */
 /** The dashboard's signing secret: main.ts loads the stored one; an app built without (tests) makes one. */
 export function dashboardSecret(deps: AppDeps): string {
-  return (
-    deps.sessionSecret ??
-    deps.config.dashboard.sessionSecret ??
-    randomBytes(32).toString('base64url')
-  );
+  const configured = deps.sessionSecret ?? deps.config.dashboard.sessionSecret;
+  if (configured) return configured;
+  // One per app: the session, the CSRF tokens and remembered devices must agree on it.
+  let made = madeSecrets.get(deps);
+  if (!made) {
+    made = randomBytes(32).toString('base64url');
+    madeSecrets.set(deps, made);
+  }
+  return made;
 }
+
+const madeSecrets = new WeakMap<AppDeps, string>();
 
 /** The anonymous visitor's CSRF cookie, named and scoped as the session cookie is. */
 export function csrfCookie(config: { publicUrl: string; appUrl?: string }): SessionCookie {

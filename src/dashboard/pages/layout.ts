@@ -19,6 +19,7 @@ export const NAV: readonly NavItem[] = [
   { href: '/app/r/overlays', label: 'CTA overlays' },
   { href: '/app/import', label: 'Import' },
   { href: '/app/account', label: 'Account' },
+  { href: '/app/security', label: 'Security' },
 ];
 
 export interface LayoutOptions {
