@@ -1,12 +1,7 @@
 import { expect } from 'chai';
 import { AuditEntry } from '../src/audit/audit.model';
 import { startTestApp, type TestApp } from './support/app-harness';
-import {
-  createDashboardUser,
-  DashboardClient,
-  signedIn,
-  TEST_PASSWORD,
-} from './support/dashboard';
+import { createDashboardUser, DashboardClient, signedIn, TEST_PASSWORD } from './support/dashboard';
 import { client } from './support/http';
 import type { TestUser } from './support/users';
 import { allowNextCode, enrol, totpNow } from './support/two-factor';

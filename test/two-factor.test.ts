@@ -115,7 +115,10 @@ describe('two-factor sign-in: /api/account/2fa', () => {
     const body = { current: TEST_PASSWORD, code };
     const first = await client(app.url, other.apiKey).post('/api/account/2fa/recovery-codes', body);
     expect(first.status, first.text).to.equal(200);
-    const replay = await client(app.url, other.apiKey).post('/api/account/2fa/recovery-codes', body);
+    const replay = await client(app.url, other.apiKey).post(
+      '/api/account/2fa/recovery-codes',
+      body,
+    );
     expect(replay.status).to.equal(422);
     expect(replay.body).to.deep.include({ code: 'validation_failed', field: 'code' });
   });
@@ -211,7 +214,9 @@ describe('two-factor sign-in: /api/account/2fa', () => {
     });
     expect(locked.status).to.equal(429);
     expect(locked.body).to.deep.include({ error: 1, code: 'rate_limited' });
-    expect(locked.body).to.have.property('message').that.match(/^Too many failed sign-ins/);
+    expect(locked.body)
+      .to.have.property('message')
+      .that.match(/^Too many failed sign-ins/);
     expect(locked.headers.get('retry-after')).to.match(/^\d+$/);
     expect(await TwoFactor.countDocuments({ userId: user.user.id })).to.equal(1);
   });
