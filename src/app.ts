@@ -18,6 +18,7 @@ import { jsonBody } from './shared/http/json-body';
 import { apiCors } from './shared/http/cors';
 import { requestLog } from './shared/http/request-log';
 import { createRateLimiter } from './shared/http/rate-limit';
+import { createPublicRateLimit } from './shared/http/public-rate-limit';
 import { precomputeHeaders } from './shared/http/security-headers';
 import { onlyWhere, serviceHosts } from './shared/http/own-host';
 import { createApiMetrics } from './shared/metrics/api-metrics';
@@ -37,7 +38,20 @@ export function createApp(deps: AppDeps): Express {
   app.set('json spaces', 0);
 
   const security = helmet();
-  const answerCachedRedirect = redirectFastPath(app, deps, precomputeHeaders(security), metrics);
+  const publicLimit = createPublicRateLimit({
+    redis: deps.redis,
+    prefix: deps.keys.publicRateLimit(),
+    logger,
+    limit: config.publicRateLimit,
+    windowMs: config.publicRateLimitWindowMs,
+  });
+  const answerCachedRedirect = redirectFastPath(
+    app,
+    deps,
+    precomputeHeaders(security),
+    metrics,
+    publicLimit,
+  );
   const route = app.handle.bind(app);
   const hosts = serviceHosts(config);
   const dashboardOnly = (req: Request) => {
@@ -47,7 +61,8 @@ export function createApp(deps: AppDeps): Express {
   };
   // A click on a cached direct link is answered before Express routes the request at all.
   app.handle = (req, res, next) => {
-    if (dashboardOnly(req) || !answerCachedRedirect(req, res)) route(req, res, next);
+    const fallback = () => route(req, res, next);
+    if (dashboardOnly(req) || !answerCachedRedirect(req, res, fallback)) fallback();
   };
   app.use(metrics.observe);
   app.use(requestLog(logger));
@@ -65,8 +80,6 @@ export function createApp(deps: AppDeps): Express {
   api.use(apiCors(config.corsOrigins));
   api.use(openApiRouter(openapi));
   api.use(requireDependencies(deps.redis));
-  api.use(resolveAuth(deps));
-  api.use(actInAccount(deps));
   const rateLimit = createRateLimiter({
     redis: deps.redis,
     prefix: deps.keys.rateLimit(),
@@ -75,6 +88,9 @@ export function createApp(deps: AppDeps): Express {
     defaultLimit: config.defaultRateLimit,
     anonymousLimit: config.anonymousRateLimit,
   });
+  // The key lookup asks the limiter first: an address past its cap costs MongoDB nothing (L3).
+  api.use(resolveAuth(deps, rateLimit));
+  api.use(actInAccount(deps));
   api.use(rateLimit);
   api.use(requireAuth);
   api.use(auditWrites(deps));
@@ -88,7 +104,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/app', onlyWhere(hosts.isAppHost, dashboardRouter(deps, { routes, rateLimit, hosts })));
 
   // The dashboard's own host serves no visitor page: they never share its origin (M3).
-  app.use(onlyWhere((req) => !hosts.isDashboardOnly(req), publicRoutes(deps)));
+  app.use(onlyWhere((req) => !hosts.isDashboardOnly(req), publicRoutes(deps, publicLimit)));
   app.use(routeNotFound);
   app.use(errorHandler(logger));
   // Generated at start-up, once the routes are in place, from what they validate and answer.

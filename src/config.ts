@@ -50,6 +50,9 @@ export interface Config {
   /** Cap per client IP for requests that carry no valid key. */
   readonly anonymousRateLimit: number;
   readonly rateLimitWindowMs: number;
+  /** Requests per window per client address on the public routes (redirects, QR images, pages); 0: off. */
+  readonly publicRateLimit: number;
+  readonly publicRateLimitWindowMs: number;
   readonly bodyLimit: string;
   readonly logLevel: string;
   /** Express `trust proxy`: a hop count, a list of addresses/CIDRs, or false. Never `true`. */
@@ -91,6 +94,10 @@ export interface Config {
   /** First retry delay of a failed webhook delivery; each next one doubles it. */
   readonly webhookRetryDelayMs: number;
   readonly webhookAttempts: number;
+  /** Link monitoring (issue 24): a monitored destination is checked at most once per this. */
+  readonly linkCheckIntervalS: number;
+  /** Lets monitored destinations live on private or loopback addresses (tests, an intranet). */
+  readonly linkCheckAllowPrivate: boolean;
   readonly dashboard: DashboardConfig;
   /** How `npm start` greets a newcomer (see NewcomerConfig). */
   readonly newcomer: NewcomerConfig;
@@ -181,6 +188,8 @@ const schema = Joi.object({
   DEFAULT_RATE_LIMIT: Joi.number().integer().min(1).default(30),
   ANONYMOUS_RATE_LIMIT: Joi.number().integer().min(1).default(30),
   RATE_LIMIT_WINDOW_MS: Joi.number().integer().min(1000).default(60_000),
+  PUBLIC_RATE_LIMIT: Joi.number().integer().min(0).empty('').default(600),
+  PUBLIC_RATE_WINDOW_MS: Joi.number().integer().min(1000).empty('').default(60_000),
   BODY_LIMIT: Joi.string()
     .pattern(/^\d+(b|kb|mb)$/i)
     .default('100kb'),
@@ -226,6 +235,9 @@ const schema = Joi.object({
   IMPORT_ALLOW_PRIVATE: Joi.string().valid('0', '1', 'true', 'false').default('0'),
   WEBHOOK_RETRY_DELAY_MS: Joi.number().integer().min(1).default(30_000),
   WEBHOOK_ATTEMPTS: Joi.number().integer().min(1).max(30).default(10),
+  // A check a second at most (tests), a week at least once.
+  LINK_CHECK_INTERVAL_S: Joi.number().integer().min(1).max(604_800).empty('').default(3600),
+  LINK_CHECK_ALLOW_PRIVATE: Joi.string().valid('0', '1', 'true', 'false').default('0'),
   SESSION_SECRET: Joi.string().min(32).empty(''),
   SESSION_TTL_SECONDS: Joi.number()
     .integer()
@@ -323,6 +335,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       DEFAULT_RATE_LIMIT: number;
       ANONYMOUS_RATE_LIMIT: number;
       RATE_LIMIT_WINDOW_MS: number;
+      PUBLIC_RATE_LIMIT: number;
+      PUBLIC_RATE_WINDOW_MS: number;
       BODY_LIMIT: string;
       LOG_LEVEL: string;
       TRUST_PROXY: number | string;
@@ -350,6 +364,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       IMPORT_ALLOW_PRIVATE: string;
       WEBHOOK_RETRY_DELAY_MS: number;
       WEBHOOK_ATTEMPTS: number;
+      LINK_CHECK_INTERVAL_S: number;
+      LINK_CHECK_ALLOW_PRIVATE: string;
       SESSION_SECRET?: string;
       SESSION_TTL_SECONDS: number;
       SESSION_MAX_AGE_SECONDS: number;
@@ -390,6 +406,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     defaultRateLimit: v.DEFAULT_RATE_LIMIT,
     anonymousRateLimit: v.ANONYMOUS_RATE_LIMIT,
     rateLimitWindowMs: v.RATE_LIMIT_WINDOW_MS,
+    publicRateLimit: v.PUBLIC_RATE_LIMIT,
+    publicRateLimitWindowMs: v.PUBLIC_RATE_WINDOW_MS,
     bodyLimit: v.BODY_LIMIT,
     logLevel: v.LOG_LEVEL,
     trustProxy: v.TRUST_PROXY === 'false' ? false : v.TRUST_PROXY,
@@ -420,6 +438,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     importAllowPrivate: v.IMPORT_ALLOW_PRIVATE === '1' || v.IMPORT_ALLOW_PRIVATE === 'true',
     webhookRetryDelayMs: v.WEBHOOK_RETRY_DELAY_MS,
     webhookAttempts: v.WEBHOOK_ATTEMPTS,
+    linkCheckIntervalS: v.LINK_CHECK_INTERVAL_S,
+    linkCheckAllowPrivate:
+      v.LINK_CHECK_ALLOW_PRIVATE === '1' || v.LINK_CHECK_ALLOW_PRIVATE === 'true',
     dashboard: Object.freeze({
       sessionSecret: v.SESSION_SECRET,
       sessionTtlSeconds: v.SESSION_TTL_SECONDS,

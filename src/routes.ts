@@ -26,6 +26,7 @@ import { qrCodesRouter } from './qr-codes/qr-codes.routes';
 import { qrBulkRouter } from './qr-codes/qr-bulk.routes';
 import { qrPublicRouter } from './qr-codes/qr-public.routes';
 import { publicNotFound } from './shared/http/public-context';
+import type { PublicRateLimit } from './shared/http/public-rate-limit';
 import { splashRouter } from './splash/splash.routes';
 import { statsRouter } from './stats/stats.routes';
 import { teamRouter } from './team/team.routes';
@@ -56,8 +57,10 @@ export function apiRoutes(deps: AppDeps): Router {
 }
 
 /** Pages and redirects visitors reach without a key (short links, QR images, ...). */
-export function publicRoutes(deps: AppDeps): Router {
+export function publicRoutes(deps: AppDeps, limit?: PublicRateLimit): Router {
   const site = Router();
+  // Every visitor route counts against its address's cap, the 404 page included (L3).
+  if (limit) site.use(limit.middleware);
   // Order matters: branded-domain host resolution first, fixed prefixes next, the
   // catch-all `/:alias` of short links last, then the visitor 404.
   site.use(domainHost(deps));

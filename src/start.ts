@@ -54,7 +54,8 @@ async function start(): Promise<void> {
   await connectMongo(env.MONGODB_URI ?? '', config.mongodbDbName);
   const migrated = await migrate();
   await disconnectMongo();
-  if (migrated.linksUpdated) logger.info(migrated, 'database migrated');
+  if (migrated.linksUpdated || migrated.accountsBackfilled)
+    logger.info(migrated, 'database migrated');
 
   const ext = path.extname(__filename);
   const execArgv = forkExecArgv(process.execArgv);

@@ -178,16 +178,12 @@ describe('portable export: GET /api/export, then source linkqr', function () {
     expect(report, JSON.stringify(report.errors)).to.deep.include({
       status: 'done',
       total: 14,
-      imported: 13,
-      skipped: 1,
+      imported: 14,
+      skipped: 0,
       failed: 0,
     });
-    expect(report.errors).to.deep.equal([
-      {
-        item: `webhook ${String(webhook.id)}`,
-        message: 'webhooks are not imported: add them again, each gets a new signing secret',
-      },
-    ]);
+    // Webhooks come with a new secret each (test/export-webhooks.test.ts follows them further).
+    expect(report.errors.map((e) => e.item)).to.deep.equal([`webhook ${String(webhook.id)}`]);
 
     const userId = newcomer.user.id;
     const links = await Link.find({ userId }).sort({ id: 1 }).lean<LinkRecord[]>();

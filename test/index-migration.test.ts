@@ -36,7 +36,11 @@ describe('indexes are built by the migration step, and API processes only verify
       ['--import', 'tsx', 'src/cli/main.ts', 'db:migrate'],
       { cwd: root, env: { PATH: process.env.PATH, ...env, LOG_LEVEL: 'silent' } },
     );
-    expect(JSON.parse(stdout.trim())).to.deep.equal({ indexes: 'built', linksUpdated: 0 });
+    expect(JSON.parse(stdout.trim())).to.deep.equal({
+      indexes: 'built',
+      linksUpdated: 0,
+      accountsBackfilled: 0,
+    });
     expect(await indexKeysOf(dbName, 'links')).to.include.members([
       '{"domainId":1,"alias":1}',
       '{"userId":1,"clicks":-1,"id":-1}',

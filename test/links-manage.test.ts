@@ -7,7 +7,7 @@ import { createTestUser } from './support/users';
 
 /** What an update without any field to change is told. */
 const EMPTY_UPDATE =
-  'at least one of url, custom, title, description, expiry, password, type, splash, overlay, pixels, geotarget, devicetarget, languagetarget, rules, variants, maxclicks, expiredurl, parameters, metatitle, metadescription, metaimage is required';
+  'at least one of url, custom, title, description, expiry, password, type, splash, overlay, pixels, geotarget, devicetarget, languagetarget, rules, variants, maxclicks, expiredurl, monitor, fallback, parameters, metatitle, metadescription, metaimage is required';
 
 const ZERO_STATS = {
   clicks: 0,
@@ -148,6 +148,7 @@ describe('short links API: list, details, update, delete', () => {
           password: true,
           location: {},
           device: {},
+          health: { status: 'unknown', checked: null, since: null, lastError: null },
         },
         data: ZERO_STATS,
       });

@@ -1,4 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
+import { hashApiKey } from '../src/shared/secrets';
+import { apiKeyCacheFor } from '../src/users/api-key-cache';
+import { captureQueries } from './support/query-plans';
 import { startTestApp, type TestApp } from './support/app-harness';
 import { request, type TestResponse } from './support/http';
 import { createTestUser, uniqueName } from './support/users';
@@ -131,5 +135,57 @@ describe('rate limits', () => {
     });
     expect(res.status).to.equal(422);
     expect(limitHeaders(res).remaining).to.equal('2');
+  });
+});
+
+describe('rate limits: a flood of bad keys (issue 29, L3)', () => {
+  it('answers 429 past the address cap without looking the keys up in MongoDB', async () => {
+    const app = await limitedApp();
+    try {
+      const keys = Array.from({ length: 8 }, () => `lqr_${randomBytes(32).toString('base64url')}`);
+      const hashes = new Set(keys.map(hashApiKey));
+      const capture = captureQueries();
+      const statuses: number[] = [];
+      let last: TestResponse | undefined;
+      try {
+        for (const key of keys) {
+          last = await request(app.url, '/api/account', { key });
+          statuses.push(last.status);
+        }
+      } finally {
+        capture.stop();
+      }
+      expect(statuses).to.deep.equal([401, 401, 429, 429, 429, 429, 429, 429]);
+      expect(last?.body).to.deep.equal({
+        error: 1,
+        message: last?.body.message,
+        code: 'rate_limited',
+      });
+      const lookedUp = capture.queries.filter((q) =>
+        [...hashes].some((h) => JSON.stringify(q.filter).includes(h)),
+      );
+      // Two keys looked up (the user, then the named keys, for each): none past the cap.
+      const keysSeen = new Set(
+        lookedUp.map((q) => [...hashes].find((h) => JSON.stringify(q.filter).includes(h))),
+      );
+      expect(keysSeen.size).to.equal(2);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('still takes a valid key that its process has cached from an address past the cap', async () => {
+    const app = await limitedApp({ ANONYMOUS_RATE_LIMIT: '1' });
+    try {
+      await apiKeyCacheFor(app.deps).whenLive();
+      const { apiKey } = await createTestUser({ plan: 'pro' });
+      expect((await request(app.url, '/api/account', { key: apiKey })).status).to.equal(200);
+      const bad = `lqr_${randomBytes(32).toString('base64url')}`;
+      expect((await request(app.url, '/api/account', { key: bad })).status).to.equal(401);
+      expect((await request(app.url, '/api/account', { key: bad })).status).to.equal(429);
+      expect((await request(app.url, '/api/account', { key: apiKey })).status).to.equal(200);
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -183,6 +183,8 @@ export interface ImportReport {
   skipped: number;
   failed: number;
   errors: Array<{ item: string; message: string }>;
+  /** Webhooks created, each with a new secret: shown in the first answer once finished, then null. */
+  webhooks: Array<{ item: string; id: number; url: string; secret: string | null }>;
   started: string | null;
   finished: string | null;
 }

@@ -11,6 +11,7 @@ import { deleteVisits } from '../src/visits/visits.service';
 import { clicksWebhookHook } from '../src/webhooks/webhook-clicks';
 import { createWebhookEvents } from '../src/webhooks/webhooks.jobs';
 import { startImportWorker } from './imports/import.worker';
+import { startLinkChecks } from './link-checks/link-check.worker';
 import { startQrRenderWorker } from './qr-render/qr-render.worker';
 import { startRetention } from './retention';
 import { startWebhookWorker } from './webhooks/webhook-delivery.worker';
@@ -86,6 +87,8 @@ async function main(): Promise<void> {
       visits: { deleteVisits: (target) => deleteVisits(target, eventsRedis, keys) },
     }),
   });
+  // On the events connection too: the lock and the link cache's invalidations are plain commands.
+  const linkChecks = startLinkChecks({ config, logger, redis: eventsRedis, keys, events });
   const server = await startWorkerServer({
     port: config.workerPort,
     host: config.workerHost,
@@ -102,6 +105,7 @@ async function main(): Promise<void> {
     () => importWorker.close(),
     () => drainer.stop(),
     async () => retention.stop(),
+    async () => linkChecks.stop(),
     () => qrQueue.close(),
     () => events.close(),
     () => eventsRedis.quit(),

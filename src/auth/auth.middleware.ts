@@ -7,6 +7,7 @@ import { forbidden, unauthorized } from '../shared/errors/app-error';
 import { API_KEY_PATTERN, hashApiKey } from '../shared/secrets';
 import { apiKeyCacheFor, type ApiKeyCache } from '../users/api-key-cache';
 import type { UserRecord } from '../users/user.model';
+import type { ApiRateLimiter } from '../shared/http/rate-limit';
 
 export type { AuthState };
 export { currentKey };
@@ -22,6 +23,7 @@ async function authenticate(
   now: Date,
   callers: ApiKeyCache,
   usage: KeyUsage,
+  mayLookUp: () => Promise<boolean>,
 ): Promise<AuthState> {
   if (!header) return { failure: 'Missing API key: send Authorization: Bearer <API_KEY>' };
   const match = AUTHORIZATION.exec(header.trim());
@@ -32,6 +34,7 @@ async function authenticate(
   }
   if (!API_KEY_PATTERN.test(match[1])) return { failure: 'Malformed API key' };
   const hash = hashApiKey(match[1]);
+  if (callers.peek(hash) === undefined && !(await mayLookUp())) return { failure: NOT_LOOKED_UP };
   const caller = await callers.get(hash, () => findCallerByHash(hash));
   if (!caller) return { failure: 'Invalid API key' };
   const { user, key } = caller;
@@ -45,15 +48,25 @@ async function authenticate(
   return { user, key };
 }
 
+/** Only seen when the address's window ends between this check and the limiter's count. */
+const NOT_LOOKED_UP =
+  'API key not checked: too many requests without a valid key from this address';
+
 /**
  * Resolves the caller without rejecting yet, so the rate limiter can count failed attempts per IP
- * and every 401 still carries the rate-limit headers.
+ * and every 401 still carries the rate-limit headers. A key this process has not cached is looked
+ * up only while the address has requests without a valid key left (`anonymousSpent`, one Redis
+ * read): a flood of random keys meets the limiter's 429, not MongoDB (issue 29, L3).
  */
-export function resolveAuth(deps: AppDeps): RequestHandler {
+export function resolveAuth(
+  deps: AppDeps,
+  limiter: Pick<ApiRateLimiter, 'anonymousSpent'>,
+): RequestHandler {
   const callers = apiKeyCacheFor(deps);
   const usage = keyUsageFor(deps);
   return async (req, _res, next) => {
-    req.auth = await authenticate(req.headers.authorization, new Date(), callers, usage);
+    const mayLookUp = async () => !(await limiter.anonymousSpent(req));
+    req.auth = await authenticate(req.headers.authorization, new Date(), callers, usage, mayLookUp);
     next();
   };
 }

@@ -1,13 +1,23 @@
 import { backfillLinks } from '../links/link-backfill';
+import type { RedisClient } from '../shared/infra/redis-connections';
 import { ensureIndexes } from '../shared/infra/mongo';
+import type { RedisKeys } from '../shared/infra/redis-keys';
+import { backfillAccountRollups } from '../stats/account-rollup';
 import type { CliCommand } from './command';
 // Every model of the service, so that every declared index is built.
 import '../app';
 
-/** Builds the indexes, then fills new fields of old records; safe to run again. */
-export async function migrate(): Promise<{ linksUpdated: number }> {
+/**
+ * Builds the indexes, then fills new fields of old records and the account rollups; safe to run
+ * again. With Redis, the account rollups' daily unique-visitor sketches are merged too.
+ */
+export async function migrate(sketches?: {
+  redis: RedisClient;
+  keys: RedisKeys;
+}): Promise<{ linksUpdated: number; accountsBackfilled: number }> {
   await ensureIndexes();
-  return { linksUpdated: await backfillLinks() };
+  const linksUpdated = await backfillLinks();
+  return { linksUpdated, accountsBackfilled: await backfillAccountRollups(sketches) };
 }
 
 /**
@@ -17,7 +27,9 @@ export async function migrate(): Promise<{ linksUpdated: number }> {
 export const dbMigrate: CliCommand = {
   name: 'db:migrate',
   usage: 'db:migrate                                        builds indexes, fills new fields',
-  async run() {
-    return { indexes: 'built', ...(await migrate()) };
+  async run(_argv, context) {
+    const sketches =
+      context?.redis && context.keys ? { redis: context.redis, keys: context.keys } : undefined;
+    return { indexes: 'built', ...(await migrate(sketches)) };
   },
 };

@@ -23,6 +23,13 @@ const importSchema = new Schema(
     skipped: { type: Number, default: 0 },
     failed: { type: Number, default: 0 },
     errors: { type: [{ _id: false, item: String, message: String }], default: [] },
+    /**
+     * Webhooks the import created, each with a new signing secret (the source's never leaves it):
+     * the secrets are read from the webhooks themselves, encrypted there, and shown once.
+     */
+    webhooks: { type: [{ _id: false, item: String, id: Number, url: String }], default: [] },
+    /** Set by the one read that showed the new webhooks' secrets; later reads show none. */
+    webhookSecretsShown: { type: Boolean, default: false },
     started: { type: Date, default: null },
     finished: { type: Date, default: null },
     createdAt: { type: Date, required: true, default: () => new Date() },

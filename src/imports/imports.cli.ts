@@ -10,7 +10,7 @@ import { ImportFileChunk, ImportJob, type ImportRecord } from './import.model';
 import { createImportQueue } from './imports.jobs';
 import { presentImport } from './imports.presenter';
 import { importCreateSchema, type ImportCreate } from './imports.schemas';
-import { startImport } from './imports.service';
+import { revealImport, startImport } from './imports.service';
 
 const CHUNK_BYTES = 1024 * 1024;
 const checkImport = itemValidator<ImportCreate>(importCreateSchema);
@@ -115,7 +115,9 @@ export const importCommand: CliCommand = {
       if (flags['no-wait'] === 'true') return presentImport(job);
       const progress = context.progress ?? process.stderr;
       progress.write(`import ${job.id} queued; the worker runs it (npm start or npm run worker)\n`);
-      return presentImport(await follow(job.id, progress));
+      await follow(job.id, progress);
+      const { job: done, secrets } = await revealImport(userId, job.id, config.webhookSecretKey);
+      return presentImport(done, secrets);
     } finally {
       await queue.close();
     }

@@ -20,8 +20,8 @@ import { importJson, presentImport } from './imports.presenter';
 import { importCreateSchema, type ImportCreate } from './imports.schemas';
 import {
   discardUpload,
-  getImport,
   listImports,
+  revealImport,
   startImport,
   type ImportContext,
 } from './imports.service';
@@ -44,6 +44,8 @@ const api = {
     tag,
     scope: 'imports:read',
     summary: 'One of your imports and its report',
+    description:
+      "The first answer for the finished import carries the new signing secret of each webhook it created (`webhooks[].secret`), shown this once: the source's secrets are never exported.",
     params: idParams,
     responses: { 200: dataResponse({ data: importJson }, 'The import') },
   }),
@@ -94,14 +96,24 @@ export function importsRouter(deps: AppDeps, queue: ImportContext['queue']): Rou
   });
 
   router.get('/import/:id', api.get, async (req, res) => {
-    const job = await getImport(currentUser(req).id, Number(req.params.id));
-    sendData(res, { data: presentImport(job) });
+    const { job, secrets } = await revealImport(
+      currentUser(req).id,
+      Number(req.params.id),
+      config.webhookSecretKey,
+    );
+    sendData(res, { data: presentImport(job, secrets) });
   });
 
   router.get('/imports', api.list, async (req, res) => {
     const query = validatedQuery<PageQuery>(res);
     const { items, total } = await listImports(currentUser(req).id, query);
-    sendList(res, 'imports', items.map(presentImport), total, query);
+    sendList(
+      res,
+      'imports',
+      items.map((job) => presentImport(job)),
+      total,
+      query,
+    );
   });
 
   return router;

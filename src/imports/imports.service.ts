@@ -1,4 +1,6 @@
 import { badRequest, validation } from '../shared/errors/app-error';
+import { Webhook } from '../webhooks/webhook.model';
+import { decryptSecret } from '../webhooks/webhook-secret';
 import { findOwned, listOwned } from '../shared/db/owned';
 import { nextId } from '../shared/ids/counter.model';
 import type { PageQuery } from '../shared/http/pagination';
@@ -79,6 +81,31 @@ export async function discardUpload(importId: number): Promise<void> {
 
 export function getImport(userId: number, id: number): Promise<ImportRecord> {
   return findOwned(ImportJob, userId, id, 'Import');
+}
+
+/**
+ * The caller's import, and the first time it is read finished, the signing secrets of the
+ * webhooks it created (decrypted from the webhooks themselves): one read wins the flag that
+ * shows them, every later or concurrent read gets none.
+ */
+export async function revealImport(
+  userId: number,
+  id: number,
+  secretKey: Buffer | undefined,
+): Promise<{ job: ImportRecord; secrets: Map<number, string> }> {
+  const job = await getImport(userId, id);
+  const secrets = new Map<number, string>();
+  const finished = job.status === 'done' || job.status === 'failed';
+  const ids = (job.webhooks ?? []).flatMap((w) => (typeof w.id === 'number' ? [w.id] : []));
+  if (!finished || job.webhookSecretsShown || !ids.length || !secretKey) return { job, secrets };
+  const won = await ImportJob.updateOne(
+    { id, userId, webhookSecretsShown: { $ne: true } },
+    { $set: { webhookSecretsShown: true } },
+  );
+  if (won.modifiedCount !== 1) return { job, secrets };
+  const hooks = await Webhook.find({ userId, id: { $in: ids } }).lean();
+  for (const hook of hooks) secrets.set(hook.id, decryptSecret(hook.secret, secretKey));
+  return { job, secrets };
 }
 
 export function listImports(userId: number, query: PageQuery) {

@@ -21,6 +21,8 @@ export function presentLinkBehaviour(link: LinkRecord) {
     variants: (link.variants ?? []).map((v) => ({ url: v.url ?? '', weight: v.weight ?? 0 })),
     maxclicks: link.maxClicks ?? null,
     expiredurl: link.expiredUrl ?? null,
+    monitor: link.monitor ?? false,
+    fallback: link.fallback ?? null,
     parameters: linkParameters(link),
     metatitle: link.metatitle ?? '',
     metadescription: link.metadescription ?? '',
@@ -90,6 +92,10 @@ export const linkBehaviourJson = {
     .allow(null)
     .description('counted clicks after which the link has expired'),
   expiredurl: urlJson.allow(null).description('where visitors of an expired link go'),
+  monitor: Joi.boolean().description('whether the worker checks the destination for a dead page'),
+  fallback: urlJson
+    .allow(null)
+    .description('where visitors go while the destination is broken (null: the destination)'),
   parameters: Joi.array().items(Joi.object({ name: Joi.string(), value: Joi.string().allow('') })),
   metatitle: Joi.string().allow(''),
   metadescription: Joi.string().allow(''),

@@ -141,8 +141,14 @@ export interface ExpiryInput {
   expiredurl?: string | null;
 }
 
+/** Link monitoring: the worker checks the destination; `fallback` serves while it is broken. */
+export interface MonitorInput {
+  monitor?: boolean;
+  fallback?: string | null;
+}
+
 /** The link-behaviour fields of `url/add` and `url/:id/update`; `null` clears one on update. */
-export interface LinkBehaviourInput extends TargetRules, ExpiryInput {
+export interface LinkBehaviourInput extends TargetRules, ExpiryInput, MonitorInput {
   type?: TypeChoice;
   splash?: number | null;
   overlay?: number | null;
@@ -181,6 +187,14 @@ export const linkBehaviourFields = {
     .allow(null),
   maxclicks: Joi.number().integer().min(1).max(MAX_ID).allow(null),
   expiredurl: Joi.string()
+    .trim()
+    .max(2048)
+    .uri({ scheme: ['http', 'https'] })
+    .custom(cleanUrlHost)
+    .allow(null, '')
+    .messages({ 'string.uriCustomScheme': '{{#label}} must be an http or https URL' }),
+  monitor: Joi.boolean(),
+  fallback: Joi.string()
     .trim()
     .max(2048)
     .uri({ scheme: ['http', 'https'] })

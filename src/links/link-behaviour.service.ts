@@ -110,6 +110,8 @@ export async function behaviourChanges(
   if (input.variants !== undefined) set.variants = input.variants ?? [];
   if (input.maxclicks !== undefined) set.maxClicks = input.maxclicks;
   if (input.expiredurl !== undefined) set.expiredUrl = input.expiredurl || null;
+  if (input.monitor !== undefined) set.monitor = input.monitor;
+  if (input.fallback !== undefined) set.fallback = input.fallback || null;
   for (const key of ['metatitle', 'metadescription', 'metaimage'] as const) {
     if (input[key] !== undefined) set[key] = input[key];
   }

@@ -1,5 +1,6 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
 import { LINK_TYPES } from './link-behaviour.schemas';
+import { HEALTH_STATUSES } from './link-health';
 
 /** Links on the service's own address (PUBLIC_URL) carry this domain id. */
 export const DEFAULT_DOMAIN_ID = 0;
@@ -34,6 +35,24 @@ const linkSchema = new Schema(
     maxClicks: { type: Number, default: null },
     /** Where visitors of an expired link go (by date or by clicks); null: the 410 page. */
     expiredUrl: { type: String, default: null },
+    /** Whether the worker checks the destination (`url`) for a dead page (issue 24, item 5). */
+    monitor: { type: Boolean, default: false },
+    /** Where visitors go while the destination is broken; null: they keep the destination. */
+    fallback: { type: String, default: null },
+    /** What the checks found (link-health.ts); null until the first check. */
+    health: {
+      type: new Schema(
+        {
+          status: { type: String, enum: HEALTH_STATUSES, required: true },
+          checked: { type: Date, default: null },
+          since: { type: Date, default: null },
+          lastError: { type: String, default: null },
+          failures: { type: Number, default: 0 },
+        },
+        { _id: false },
+      ),
+      default: null,
+    },
     parameters: { type: [{ _id: false, name: String, value: String }], default: [] },
     metatitle: { type: String, default: '' },
     metadescription: { type: String, default: '' },
@@ -57,6 +76,9 @@ linkSchema.index({ alias: 1 });
 linkSchema.index({ splashId: 1 });
 linkSchema.index({ overlayId: 1 });
 linkSchema.index({ pixelIds: 1 });
+// The worker's link checks: monitored links due for a check, then every link of a destination.
+linkSchema.index({ monitor: 1, 'health.checked': 1 });
+linkSchema.index({ monitor: 1, url: 1 });
 
 export type LinkRecord = InferSchemaType<typeof linkSchema>;
 export const Link = model<LinkRecord>('Link', linkSchema);

@@ -3,6 +3,7 @@ import Joi from 'joi';
 import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
 import { AppError } from '../shared/errors/app-error';
+import { withPlanSlot } from '../plans/plan-lock';
 import { planLimitReached, planRoom } from '../plans/plans.service';
 import {
   bulkBodySchema,
@@ -91,16 +92,15 @@ export function linksBulkRouter(deps: AppDeps): Router {
       urls,
       itemValidator<LinkCreate>(linkCreateSchema),
       async (valid) => {
-        const room = await planRoom(plans, user, 'maxLinks', (userId) =>
-          Link.countDocuments({ userId }),
-        );
-        const allowed = valid.slice(0, room);
-        const made = await createLinks(
-          user.id,
-          allowed.map((v) => v.value),
-          cache,
-          publicUrl,
-        );
+        // Counted and stored holding the user's slot (plan-lock.ts), as url/add and imports do.
+        const { allowed, made } = await withPlanSlot(deps, plans, user, 'maxLinks', async () => {
+          const room = await planRoom(plans, user, 'maxLinks', (userId) =>
+            Link.countDocuments({ userId }),
+          );
+          const allowed = valid.slice(0, room);
+          const values = allowed.map((v) => v.value);
+          return { allowed, made: await createLinks(user.id, values, cache, publicUrl) };
+        });
         const outcomes: Array<BulkOutcome<{ id: number; shorturl: string }>> = made.map((m) =>
           'link' in m ? { id: m.link.id, shorturl: shortUrlOf(m.link, m.origins, publicUrl) } : m,
         );

@@ -7,6 +7,7 @@ import {
   presentTargetingMaps,
   targetingMapsJson,
 } from './link-behaviour.presenter';
+import { healthJson, presentHealth } from './link-health';
 import type { LinkRecord } from './link.model';
 import { shortUrlOf } from './short-url';
 
@@ -45,6 +46,7 @@ export function presentLinkDetails(
     expiry: formatOptionalDateTime(link.expiry),
     password: Boolean(link.passwordHash),
     ...presentTargetingMaps(link),
+    health: presentHealth(link.monitor ? link.health : null),
   };
 }
 
@@ -67,4 +69,5 @@ export const linkDetailsJson = record({
   expiry: dateTimeJson.allow(null),
   password: Joi.boolean().description('whether visitors must enter a password'),
   ...targetingMapsJson,
+  health: healthJson,
 });

@@ -218,6 +218,10 @@ export async function updateLink(
     }
   }
   if (input.url !== undefined) set.url = input.url;
+  // A new destination, or monitoring switched, starts over: checked within one interval.
+  const moved = input.url !== undefined && input.url !== link.url;
+  if (moved || (input.monitor !== undefined && input.monitor !== Boolean(link.monitor)))
+    set.health = null;
   if (input.title !== undefined) set.title = input.title;
   if (input.description !== undefined) set.description = input.description;
   if (input.expiry !== undefined) set.expiry = input.expiry;
@@ -256,7 +260,7 @@ export async function deleteLink(
   await Link.deleteOne({ id, userId });
   await cache.invalidate(cacheKeysOf(link));
   await unassignEverywhere('links', id);
-  await visits.deleteVisits({ kind: 'link', id });
+  await visits.deleteVisits({ kind: 'link', id, userId });
 }
 
 /**

@@ -259,7 +259,7 @@ export async function deleteQr(userId: number, id: number, ctx: QrServiceContext
   await ctx.lookups.invalidate([alias]);
   // A render finishing after this point finds no document and removes what it wrote.
   await deleteImages(id);
-  await ctx.visits.deleteVisits({ kind: 'qr', id });
+  await ctx.visits.deleteVisits({ kind: 'qr', id, userId });
   await unassignEverywhere('qr', id);
 }
 

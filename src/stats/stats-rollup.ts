@@ -76,45 +76,79 @@ export function labelsOf(visit: BucketVisit): Array<[Dimension, string]> {
   return labels;
 }
 
+/** Which rollup document a bucket counts into: its own target's, or its owner's account's. */
+export type BucketTarget = (bucket: BucketDoc) => string | undefined;
+
+/** A bucket's own target (`link:<id>`, `qr:<id>`). */
+export const ownTarget: BucketTarget = (bucket) =>
+  targetKey({ kind: bucket.kind, id: bucket.targetId });
+
+/**
+ * The account rollup's target of a bucket: `user:<id>` of the link's or code's owner, stored on
+ * the bucket by the apply step (a bucket without an owner, its link deleted before it was
+ * stored, counts into no account).
+ */
+export const accountTarget = (userId: number) => `user:${userId}`;
+export const ownerTarget: BucketTarget = (bucket) =>
+  bucket.userId === undefined ? undefined : accountTarget(bucket.userId);
+
 /**
  * Clicks and bots per target and UTC hour (the time series), counted by the apply step with the
  * other rollups. The filter names the hour's sketch, so an inserted document carries it.
  */
-export const hourlyRollup: RollupContributor = (buckets) => {
-  const collection = VisitHour.collection.collectionName;
-  const entries: Array<[string, Record<string, unknown>, string, number]> = [];
-  for (const bucket of buckets) {
-    const target = targetKey({ kind: bucket.kind, id: bucket.targetId });
-    const groups = grouped(bucket.visits, (v) => `${hourMsOf(v)}${v.bot ? 'b' : 'c'}`);
-    for (const { visit, n } of groups.values()) {
-      const hour = hourOf(visit.at.getTime());
-      const filter = { target, hour, sketch: sketchName(target, hour) };
-      entries.push([`${target}|${hour.toISOString()}`, filter, visit.bot ? 'bots' : 'clicks', n]);
-    }
-  }
-  return [...summed(entries).values()].map(([filter, inc]): RollupIncrement => ({
-    collection,
-    filter,
-    inc,
-  }));
-};
-
-/** Clicks per label (country, referrer, browser, OS) of each target and UTC hour; bots left out. */
-export const hourlyLabelsRollup: RollupContributor = (buckets) => {
-  const collection = VisitHourLabel.collection.collectionName;
-  const entries: Array<[string, Record<string, unknown>, string, number]> = [];
-  for (const bucket of buckets) {
-    const target = targetKey({ kind: bucket.kind, id: bucket.targetId });
-    for (const { visit, n } of grouped(bucket.visits, (v) => labelsKey(v, hourMsOf(v))).values()) {
-      const hour = hourOf(visit.at.getTime());
-      for (const [dim, label] of labelsOf(visit)) {
-        const key = JSON.stringify([target, hour.toISOString(), dim, label]);
-        entries.push([key, { target, hour, dim, label }, 'count', n]);
+export const hoursRollupOf =
+  (targetOf: BucketTarget): RollupContributor =>
+  (buckets) => {
+    const collection = VisitHour.collection.collectionName;
+    const entries: Array<[string, Record<string, unknown>, string, number]> = [];
+    for (const bucket of buckets) {
+      const target = targetOf(bucket);
+      if (target === undefined) continue;
+      const groups = grouped(bucket.visits, (v) => `${hourMsOf(v)}${v.bot ? 'b' : 'c'}`);
+      for (const { visit, n } of groups.values()) {
+        const hour = hourOf(visit.at.getTime());
+        const filter = { target, hour, sketch: sketchName(target, hour) };
+        const field = visit.bot ? 'bots' : 'clicks';
+        entries.push([`${target}|${hour.toISOString()}`, filter, field, n]);
       }
     }
-  }
-  return [...summed(entries).values()].map(([filter, inc]) => ({ collection, filter, inc }));
-};
+    return [...summed(entries).values()].map(([filter, inc]): RollupIncrement => ({
+      collection,
+      filter,
+      inc,
+    }));
+  };
+
+/** Clicks per label (country, referrer, browser, OS) of each target and UTC hour; bots left out. */
+export const hourLabelsRollupOf =
+  (targetOf: BucketTarget): RollupContributor =>
+  (buckets) => {
+    const collection = VisitHourLabel.collection.collectionName;
+    const entries: Array<[string, Record<string, unknown>, string, number]> = [];
+    for (const bucket of buckets) {
+      const target = targetOf(bucket);
+      if (target === undefined) continue;
+      const groups = grouped(bucket.visits, (v) => labelsKey(v, hourMsOf(v)));
+      for (const { visit, n } of groups.values()) {
+        const hour = hourOf(visit.at.getTime());
+        for (const [dim, label] of labelsOf(visit)) {
+          const key = JSON.stringify([target, hour.toISOString(), dim, label]);
+          entries.push([key, { target, hour, dim, label }, 'count', n]);
+        }
+      }
+    }
+    return [...summed(entries).values()].map(([filter, inc]) => ({ collection, filter, inc }));
+  };
+
+export const hourlyRollup = hoursRollupOf(ownTarget);
+export const hourlyLabelsRollup = hourLabelsRollupOf(ownTarget);
+/**
+ * The account rollup: the same hourly documents under `user:<id>`, counted in the same guarded
+ * write as the links' own (same collections, same batch), so a replay counts it once too.
+ * `/api/stats` reads it instead of naming every link of the account.
+ */
+export const accountHourlyRollup = hoursRollupOf(ownerTarget);
+export const accountHourlyLabelsRollup = hourLabelsRollupOf(ownerTarget);
 
 /**
  * Adds the batches' visitors to each hour's set and each day's sketch, then counts into the hour
@@ -128,7 +162,6 @@ export async function writeHourlyUniques(
 ): Promise<void> {
   const hours = new Map<string, { target: string; hour: Date; visitors: Set<string> }>();
   for (const bucket of buckets) {
-    const target = targetKey({ kind: bucket.kind, id: bucket.targetId });
     const byHour = new Map<number, Set<string>>();
     for (const visit of bucket.visits) {
       if (visit.bot) continue;
@@ -137,12 +170,16 @@ export async function writeHourlyUniques(
       if (visitors) visitors.add(visit.visitor);
       else byHour.set(hourMs, new Set([visit.visitor]));
     }
-    for (const [hourMs, visitors] of byHour) {
-      const hour = new Date(hourMs);
-      const id = `${target}|${hour.toISOString()}`;
-      const entry = hours.get(id);
-      if (entry) for (const v of visitors) entry.visitors.add(v);
-      else hours.set(id, { target, hour, visitors });
+    const targets = [ownTarget(bucket), ownerTarget(bucket)];
+    for (const target of targets) {
+      if (target === undefined) continue;
+      for (const [hourMs, visitors] of byHour) {
+        const hour = new Date(hourMs);
+        const id = `${target}|${hour.toISOString()}`;
+        const entry = hours.get(id);
+        if (entry) for (const v of visitors) entry.visitors.add(v);
+        else hours.set(id, { target, hour, visitors: new Set(visitors) });
+      }
     }
   }
   if (hours.size === 0) return;
@@ -165,7 +202,7 @@ export async function writeHourlyUniques(
       ops.push({
         updateOne: {
           filter: { target: h.target, hour: h.hour },
-          update: { $inc: { uniques: Number(added) } },
+          update: { $inc: { uniques: Number(added[i]) } },
         },
       });
   });

@@ -36,7 +36,8 @@ function sketchDay(sketch: string): number {
 
 function hourFilter(targets: string[], range: BucketRange) {
   return {
-    target: { $in: targets },
+    // One target (a link, a code, an account's rollup) by equality: `$in` only for several.
+    target: targets.length === 1 ? targets[0] : { $in: targets },
     hour: { $gte: hourOf(range.from.getTime()), $lt: range.to },
   };
 }

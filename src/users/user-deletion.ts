@@ -24,6 +24,8 @@ import { userRateLimitKey } from '../shared/http/rate-limit';
 import type { Logger } from '../shared/infra/logger';
 import type { RedisKeys } from '../shared/infra/redis-keys';
 import type { Visits } from '../visits/visit-recorder';
+import { accountTarget } from '../stats/account-rollup';
+import { deleteRollups } from '../stats/stats-rollup';
 import { SplashPage } from '../splash/splash-page.model';
 import { ApiKey } from '../keys/key.model';
 import { keyHashesOf } from '../keys/callers';
@@ -172,6 +174,8 @@ export async function cleanUpUser(userId: number, ctx: UserDeletionContext): Pro
     ),
   ]);
   await ctx.campaignSlugs.invalidate(campaigns.flatMap((c) => (c.slug ? [c.slug] : [])));
+  // The account rollup and its sketches, once no link or code is left to subtract from it.
+  await deleteRollups(accountTarget(userId), ctx.redis, ctx.keys);
   await UserDeletion.deleteOne({ _id: userId });
 }
 

@@ -3,6 +3,7 @@ import type { Express, Request, Response } from 'express';
 import type { AppDeps } from '../deps';
 import { domainCacheFor } from '../domains/domain-cache';
 import { isBrandableHost } from '../domains/domain-name';
+import type { PublicRateLimit } from '../shared/http/public-rate-limit';
 import { REQUEST_ID } from '../shared/http/request-log';
 import type { ApiMetrics } from '../shared/metrics/api-metrics';
 import { linkCacheFor, linkCacheKey } from '../links/link-cache';
@@ -10,8 +11,12 @@ import { DEFAULT_DOMAIN_ID } from '../links/link.model';
 import { ALIAS_SHAPE, destinationOf, isAppUrl } from './redirect';
 import { factsOf } from './rules/visitor-facts';
 
-/** Answers the request and returns true, or returns false having touched nothing. */
-export type FastPath = (req: Request, res: Response) => boolean;
+/**
+ * Answers the request and returns true, or returns false having touched nothing. With a public
+ * rate limit, a click past its address's cap is handed to `fallback` (the normal routes, which
+ * answer the 429 without counting it again) after returning true.
+ */
+export type FastPath = (req: Request, res: Response, fallback: () => void) => boolean;
 
 /**
  * `GET /:alias` of a link that is cached and marked `direct`, answered before Express routes the
@@ -29,6 +34,7 @@ export function redirectFastPath(
   deps: AppDeps,
   securityHeaders: readonly string[],
   metrics: Pick<ApiMetrics, 'count'>,
+  limit?: Pick<PublicRateLimit, 'count'>,
 ): FastPath {
   const links = linkCacheFor(deps);
   const domains = domainCacheFor(deps);
@@ -47,7 +53,18 @@ export function redirectFastPath(
     return domain?.id ?? DEFAULT_DOMAIN_ID;
   }
 
-  return (req, res) => {
+  function answer(req: Request, res: Response, id: number, location: string, started: bigint) {
+    links.lookups.hit.inc();
+    deps.visits.record({ kind: 'link', id }, req);
+    const incoming = req.headers['x-request-id'];
+    const requestId =
+      typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    res.writeHead(302, [...fixed, 'Location', location, 'X-Request-Id', requestId]);
+    res.end();
+    metrics.count('GET', '/:alias', 302, Number(process.hrtime.bigint() - started) / 1e9);
+  }
+
+  return (req, res, fallback) => {
     const started = process.hrtime.bigint();
     if (req.method !== 'GET' || req.url.charCodeAt(0) !== 47) return false;
     const mark = req.url.indexOf('?');
@@ -63,13 +80,15 @@ export function redirectFastPath(
     const location = destinationOf(target, () => factsOf(req, countryHeader, now));
     // An app URL opens through the app page of the normal routes.
     if (location.charCodeAt(0) !== 104 && isAppUrl(location)) return false;
-    links.lookups.hit.inc();
-    deps.visits.record({ kind: 'link', id: target.id }, req);
-    const incoming = req.headers['x-request-id'];
-    const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    res.writeHead(302, [...fixed, 'Location', location, 'X-Request-Id', id]);
-    res.end();
-    metrics.count('GET', '/:alias', 302, Number(process.hrtime.bigint() - started) / 1e9);
+    if (!limit) {
+      answer(req, res, target.id, location, started);
+      return true;
+    }
+    // One Redis round trip (the limiter's counting script) before the 302 (issue 29, L3).
+    void limit.count(req).then((within) => {
+      if (within) answer(req, res, target.id, location, started);
+      else fallback();
+    });
     return true;
   };
 }

@@ -54,6 +54,10 @@ const PLAIN_FIELDS = new Set([
   // Bookkeeping for the list's sort and the dashboard's search, never seen by a visitor.
   'clicks',
   'searchKeys',
+  // Monitoring: a broken destination's fallback is folded into the target's URL.
+  'monitor',
+  'fallback',
+  'health',
 ]);
 
 /** Compiled into the target's rules, which the fast path evaluates itself. */
@@ -121,12 +125,18 @@ function variantsOf(link: LinkRecord): CachedVariant[] | null {
   }));
 }
 
+/** The link's destination, or its fallback while monitoring finds the destination broken. */
+function destinationUrl(link: LinkRecord): string {
+  if (link.monitor && link.fallback && link.health?.status === 'broken') return link.fallback;
+  return link.url;
+}
+
 /** The link's URL carries its `parameters` already, so a direct link with them stays a bare 302. */
 export function toLinkTarget(link: LinkRecord | null): LinkTarget | null {
   if (!link) return null;
   return {
     id: link.id,
-    url: headerSafe(withParameters(link.url, linkParameters(link))),
+    url: headerSafe(withParameters(destinationUrl(link), linkParameters(link))),
     expiresAt: link.expiry ? link.expiry.getTime() : null,
     passwordHash: link.passwordHash ?? null,
     direct: isDirectRedirect(link),

@@ -4,13 +4,14 @@ import type { RedisClient } from '../shared/infra/redis-connections';
 import { isOnlyDuplicateKeys } from '../shared/db/duplicate-key';
 import type { RedisKeys } from '../shared/infra/redis-keys';
 import {
-  insertBuckets,
+  insertFreshBuckets,
   storedBucketsOf,
   toBuckets,
   type BatchId,
   type BucketDoc,
 } from './visit-buckets';
 import { describeVisit } from './visit-describe';
+import { attachOwners } from './visit-owners';
 import { copyClickTotalsToLinks } from '../stats/link-clicks';
 import { writeHourlyUniques } from '../stats/stats-rollup';
 import { ROLLUPS, type RollupIncrement } from './visit-rollups';
@@ -182,7 +183,9 @@ export type VisitBatchHook = (buckets: readonly BucketDoc[]) => Promise<void>;
  * Stores a batch of visits and counts it, as one idempotent step: raw visits as one bucket per
  * target, then the rollups, each counter document guarded by the batch that counts into it. A
  * replay after a crash at any point finds the stored buckets and counts each into exactly the
- * documents that have not seen it yet: nothing is lost, nothing counted twice.
+ * documents that have not seen it yet: nothing is lost, nothing counted twice. A click is stored
+ * under its id (`entryId`) once, by whichever copy of it comes first (`insertFreshBuckets`): only
+ * what this batch stored is counted by it.
  */
 export async function applyVisits(
   batch: QueuedVisit[],
@@ -194,16 +197,25 @@ export async function applyVisits(
   const { faults } = options;
   return (options.clock ?? processClock).run(async (batchId) => {
     const earlier = options.mayBeRedelivered
-      ? await storedBucketsOf(batch.map((b) => b.entryId))
+      ? await storedBucketsOf({
+          targetIds: batch.map((b) => b.visit.targetId),
+          entryIds: batch.map((b) => b.entryId),
+        })
       : [];
+    // Stored already, or twice in this batch (a click and its re-sent copy): once.
     const seen = new Set(earlier.flatMap((b) => b.entryIds));
-    const fresh = toBuckets(
-      batch
-        .filter(({ entryId }) => !seen.has(entryId))
-        .map(({ entryId, visit }) => ({ entryId, visit: describeVisit(visit) })),
+    const once = batch.filter(({ entryId }) => {
+      if (seen.has(entryId)) return false;
+      seen.add(entryId);
+      return true;
+    });
+    const candidates = toBuckets(
+      once.map(({ entryId, visit }) => ({ entryId, visit: describeVisit(visit) })),
       batchId,
     );
-    await insertBuckets(fresh);
+    // Before storing: a bucket counts into the account it was stored with, replayed or not.
+    await attachOwners(candidates);
+    const fresh = await insertFreshBuckets(candidates, batchId);
     await faults?.afterStore?.(batch.map((b) => b.entryId));
     // A replayed bucket is counted under the batch that stored it, oldest first.
     const replays = earlier

@@ -13,6 +13,9 @@ import { decodeVisit, DRAINER_GROUP } from './visit-stream';
 
 const MAX_OWN_RETRIES = 5;
 
+/** What a connection reports when a server went away (ioredis, one server or a cluster). */
+const TROUBLE_EVENTS = ['error', 'node error', '-node', 'close', 'reconnecting'] as const;
+
 type StreamEntries = Array<[id: string, fields: string[]]>;
 type ReadReply = Array<[stream: string, entries: StreamEntries]> | null;
 
@@ -42,6 +45,12 @@ export interface PartitionDrainerOptions {
   claimEveryMs?: number;
   /** Pause after a failed batch before trying again. */
   retryDelayMs?: number;
+  /**
+   * For this long after its connection reported trouble (an error, a node lost, a reconnect),
+   * every batch is looked for among the stored visits before it is stored: a replica promoted
+   * before it had the consumer group's progress delivers entries again as new.
+   */
+  suspectMs?: number;
   /** Tests only: stop the apply step where a crash would. */
   faults?: ApplyFaults;
   /** Told of every newly stored batch (the `clicks` webhook). */
@@ -70,9 +79,22 @@ export class PartitionDrainer {
    */
   private failures = 0;
   private lastClaim = 0;
+  /** Until when batches may hold entries stored before (see `suspectMs`). */
+  private suspectUntil = 0;
+  private readonly onTrouble = () => {
+    this.suspectUntil = Date.now() + (this.options.suspectMs ?? 60_000);
+  };
 
   constructor(private readonly options: PartitionDrainerOptions) {
     this.stream = options.stream;
+  }
+
+  private watch(on: boolean): void {
+    const { redis } = this.options;
+    for (const event of TROUBLE_EVENTS) {
+      if (on) redis.on(event, this.onTrouble);
+      else redis.off(event, this.onTrouble);
+    }
   }
 
   async ensureGroup(): Promise<void> {
@@ -86,6 +108,7 @@ export class PartitionDrainer {
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.watch(true);
     this.loop = this.run();
   }
 
@@ -93,6 +116,7 @@ export class PartitionDrainer {
     this.running = false;
     this.wake?.();
     await this.loop;
+    this.watch(false);
   }
 
   /** Processes everything queued right now, without blocking; returns how many were stored. */
@@ -205,11 +229,15 @@ export class PartitionDrainer {
     const batch: QueuedVisit[] = [];
     for (const [entryId, fields] of entries) {
       const visit = decodeVisit(fields);
-      if (visit) batch.push({ entryId: `${this.options.idPrefix}${entryId}`, visit });
+      // A click's own id when it has one: every copy of it is stored once. Older entries: the
+      // partition-qualified stream id.
+      if (visit)
+        batch.push({ entryId: visit.clickId ?? `${this.options.idPrefix}${entryId}`, visit });
       else logger.warn({ entryId }, 'dropping malformed visit entry');
     }
     const stored = await applyVisits(batch, redis, keys, {
-      mayBeRedelivered: redelivered,
+      mayBeRedelivered:
+        redelivered || Date.now() < this.suspectUntil || batch.some((b) => b.visit.resent),
       clock: this.clock,
       faults,
       onApplied: this.options.onApplied,

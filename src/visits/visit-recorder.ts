@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { RedisKeys } from '../shared/infra/redis-keys';
 import { hashVisitor, resolveCountry } from './visit-capture';
 import {
+  clickIdSource,
   DEFAULT_VISIT_PARTITIONS,
   encodeVisit,
   visitPartitionOf,
@@ -25,7 +26,8 @@ export interface Visits extends VisitRecorder {
   getClickCounts(kind: VisitKind, ids: number[]): Promise<Map<number, number>>;
   /** People's clicks per A/B variant URL of a link. */
   getVariantClicks(target: VisitTarget): Promise<Map<string, number>>;
-  deleteVisits(target: VisitTarget): Promise<void>;
+  /** With `userId` (the owner), the target's clicks also leave the owner's account rollup. */
+  deleteVisits(target: VisitTarget & { userId?: number }): Promise<void>;
   /** The deployment's keyed hash of a client address, for anything that must tell clients apart. */
   hashAddress(ip: string): string;
   /** The partitions' streams the clicks are queued on (metrics). */
@@ -80,6 +82,7 @@ export function captureVisit(
   req: Request,
   hash: VisitorHasher,
   countryHeader?: string,
+  nextClickId?: () => string,
 ): CapturedVisit {
   const ip = req.ip ?? '';
   const userAgent = header(req, 'user-agent');
@@ -95,6 +98,7 @@ export function captureVisit(
     userAgent,
     referrer: header(req, 'referer'),
     ...(target.variant ? { variant: target.variant } : {}),
+    ...(nextClickId ? { clickId: nextClickId() } : {}),
   };
 }
 
@@ -103,7 +107,9 @@ export function captureVisit(
  * turn of the event loop are sent together once its I/O is handled, so a busy API writes them to
  * Redis in one go rather than one write per click. While Redis is down or refuses an entry, the
  * visit waits in the bounded in-process spool, which is flushed in batches once Redis or MongoDB
- * answers: the redirect never waits, and never writes to MongoDB itself.
+ * answers: the redirect never waits, and never writes to MongoDB itself. Each click carries an id
+ * made here, so a click sent twice (an XADD whose answer a failover cut off, then re-sent from the
+ * spool) is still stored and counted once.
  */
 export function createVisits(options: VisitRecorderOptions): Visits {
   const { redis, keys, logger, salt, countryHeader } = options;
@@ -111,6 +117,7 @@ export function createVisits(options: VisitRecorderOptions): Visits {
   const streams = visitStreamKeys(keys, partitions);
   const spool = new VisitSpool({ redis, keys, logger, partitions, ...options.spool });
   const hash = visitorHasher(salt);
+  const nextClickId = clickIdSource();
   let queued: CapturedVisit[] = [];
 
   /** Sends the queued visits; the connection pipelines the commands of one tick into one write. */
@@ -121,7 +128,11 @@ export function createVisits(options: VisitRecorderOptions): Visits {
       if (redis.status !== 'ready') spool.add(visit);
       else {
         const stream = streams[visitPartitionOf(visit.kind, visit.targetId, partitions)] as string;
-        redis.xadd(stream, '*', ...encodeVisit(visit)).catch(() => spool.add(visit));
+        // An error may come after Redis took the entry (a failover cut the answer off): the
+        // spool's copy says so, and is stored only if the first never was.
+        redis
+          .xadd(stream, '*', ...encodeVisit(visit))
+          .catch(() => spool.add({ ...visit, resent: true }));
       }
     }
   }
@@ -129,7 +140,7 @@ export function createVisits(options: VisitRecorderOptions): Visits {
   return {
     streams,
     record(target, req) {
-      const visit = captureVisit(target, req, hash, countryHeader);
+      const visit = captureVisit(target, req, hash, countryHeader, nextClickId);
       if (queued.push(visit) === 1) setImmediate(send);
     },
     getStatistics: (target) => getStatistics(target, redis, keys),

@@ -2,6 +2,8 @@ import { VisitCount, VisitTotal } from './visit.model';
 import { targetKey, type Dimension } from './visits.types';
 import type { BucketDoc } from './visit-buckets';
 import {
+  accountHourlyLabelsRollup,
+  accountHourlyRollup,
   grouped,
   hourlyLabelsRollup,
   hourlyRollup,
@@ -70,4 +72,6 @@ export const ROLLUPS: RollupContributor[] = [
   countsRollup,
   hourlyRollup,
   hourlyLabelsRollup,
+  accountHourlyRollup,
+  accountHourlyLabelsRollup,
 ];

@@ -91,6 +91,7 @@ export class VisitSpool {
     clearTimeout(this.timer);
     this.timer = undefined;
     await this.flush();
+    if (this.queue.length > 0) await this.flushAll(true);
     const left = this.queue.length + (this.halfApplied?.length ?? 0);
     if (left > 0) {
       this.lost += left;
@@ -122,21 +123,31 @@ export class VisitSpool {
     );
   }
 
-  private async flushAll(): Promise<void> {
+  private async flushAll(closing = false): Promise<void> {
     if (this.halfApplied) {
       if (!(await this.applyToMongo(this.halfApplied, true))) return;
       this.halfApplied = undefined;
     }
-    while (this.queue.length > 0) {
-      const batch = this.queue.slice(0, this.batchSize);
+    let offset = 0;
+    while (this.queue.length > offset) {
+      const batch = this.queue.slice(offset, offset + this.batchSize);
       const queued = await this.toRedis(batch);
       if (queued.size > 0) {
         this.queue = this.queue.filter((visit) => !queued.has(visit));
         continue;
       }
-      const taken = await this.toMongo(batch);
-      if (taken === 0) return;
-      this.queue.splice(0, taken);
+      // A click whose XADD may have gone through waits for Redis, where the drainer that meets
+      // both copies stores it once; written here, the first copy could be drained afterwards
+      // without a look (until shutdown, when waiting longer would lose it).
+      const direct = closing ? batch : batch.filter((visit) => !visit.resent);
+      const taken = direct.length ? await this.toMongo(direct) : 0;
+      if (taken === 0) {
+        if (direct.length) return;
+        offset += batch.length;
+        continue;
+      }
+      const gone = new Set(direct);
+      this.queue = this.queue.filter((visit) => !gone.has(visit));
       if (this.halfApplied) return;
     }
   }
@@ -162,8 +173,10 @@ export class VisitSpool {
         const pipeline = redis.pipeline();
         for (const visit of visits) pipeline.xadd(stream, '*', ...encodeVisit(visit));
         const results = await pipeline.exec().catch(() => null);
-        results?.forEach(([err], i) => {
-          if (err === null) queued.add(visits[i] as CapturedVisit);
+        visits.forEach((visit, i) => {
+          if (results?.[i]?.[0] === null) queued.add(visit);
+          // Sent, unanswered or refused: maybe queued all the same; the next copy says so.
+          else visit.resent = true;
         });
       }),
     );
@@ -174,9 +187,13 @@ export class VisitSpool {
     if (!(this.options.mongoUp ?? isMongoUp)()) return 0;
     const queued = batch.map((visit) => {
       this.sequence += 1;
-      return { entryId: `${this.origin}-${this.sequence}`, visit };
+      // Under the click's id, as the drainer stores it: a copy that did reach Redis (an XADD
+      // whose answer was lost) is then recognised, whichever of the two is stored first.
+      return { entryId: visit.clickId ?? `${this.origin}-${this.sequence}`, visit };
     });
-    if (await this.applyToMongo(queued, false)) return batch.length;
+    // A click that may have reached Redis too is looked for before it is stored.
+    const maybeQueued = batch.some((visit) => visit.resent);
+    if (await this.applyToMongo(queued, maybeQueued)) return batch.length;
     // Out of the queue, so Redis never gets it; the next flush finishes it in MongoDB.
     this.halfApplied = queued;
     return batch.length;

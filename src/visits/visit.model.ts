@@ -21,7 +21,8 @@ const storedVisitSchema = new Schema(
 /**
  * The visits of one link or QR code that one drainer batch stored, written whole once and never
  * grown (MongoDB's bucket pattern): a burst of a thousand clicks is one document, not a thousand.
- * `entryIds` lets a redelivered stream entry be recognised as already stored. Written with the
+ * `entryIds` (click ids) are unique per target: a click stored twice, by two copies of it, two
+ * workers at once or a worker and an API's spool, fails on the index instead. Written with the
  * driver (visit-buckets.ts): this schema documents the shape and declares the indexes.
  */
 const visitBucketSchema = new Schema(
@@ -29,6 +30,8 @@ const visitBucketSchema = new Schema(
     _id: { type: String, required: true },
     kind: { type: String, required: true },
     targetId: { type: Number, required: true },
+    /** The target's owner, counted into the account rollup (visit-owners.ts). */
+    userId: { type: Number },
     from: { type: Date, required: true },
     to: { type: Date, required: true },
     /** The apply step that stored it (visit-buckets.ts): a replay counts it under this batch. */
@@ -39,7 +42,9 @@ const visitBucketSchema = new Schema(
   { versionKey: false, collection: 'visit_buckets' },
 );
 visitBucketSchema.index({ kind: 1, targetId: 1, from: -1 });
-visitBucketSchema.index({ entryIds: 1 });
+// A click is stored once, whatever delivered it (visit-buckets.ts `insertFreshBuckets`); the
+// shard key (`targetId`) leads, as MongoDB requires of a unique index on a sharded collection.
+visitBucketSchema.index({ targetId: 1, entryIds: 1 }, { unique: true });
 // The retention sweep's filter and sort (visit-retention.ts).
 visitBucketSchema.index({ to: 1 });
 

@@ -1,5 +1,6 @@
 import type { RedisClient } from '../shared/infra/redis-connections';
 import type { RedisKeys } from '../shared/infra/redis-keys';
+import { clearRemovalMarks, subtractFromAccount } from '../stats/account-rollup';
 import { deleteRollups } from '../stats/stats-rollup';
 import { VisitBucket, VisitCount, VisitTotal, type StoredVisit } from './visit.model';
 import { uniqueVisitorsKey } from './visit-stream';
@@ -71,12 +72,18 @@ export async function getClickCounts(kind: VisitKind, ids: number[]): Promise<Ma
   return result;
 }
 
+/**
+ * Deletes the visits and rollups of a link or QR code. Given its owner, its clicks are first taken
+ * out of the owner's account rollup (which `/api/stats` reads), so the account stays the sum of
+ * what it still has.
+ */
 export async function deleteVisits(
-  target: VisitTarget,
+  target: VisitTarget & { userId?: number },
   redis: RedisClient,
   keys: RedisKeys,
 ): Promise<void> {
   const key = targetKey(target);
+  if (target.userId !== undefined) await subtractFromAccount(key, target.userId);
   await Promise.all([
     VisitBucket.deleteMany({ kind: target.kind, targetId: target.id }),
     VisitTotal.deleteOne({ _id: key }),
@@ -84,6 +91,7 @@ export async function deleteVisits(
     redis.del(uniqueVisitorsKey(keys, key)),
     deleteRollups(key, redis, keys),
   ]);
+  if (target.userId !== undefined) await clearRemovalMarks(key, target.userId);
 }
 
 /** The stored visits of a link or QR code, oldest first (bots included, flagged). */

@@ -35,6 +35,18 @@ export interface CapturedVisit {
   referrer: string;
   /** The A/B variant the visitor was sent to (its URL as configured), or absent. */
   variant?: string;
+  /**
+   * The click's own id, made by the process that served it (no Redis round trip): every copy of
+   * the click (a re-send after an unanswered XADD, a redelivery after a failover, the spool's
+   * write straight into MongoDB) carries it, and the visit is stored under it once. Absent on
+   * clicks queued by versions before it, which are stored under their stream entry id.
+   */
+  clickId?: string;
+  /**
+   * Sent to Redis before without an answer (the connection dropped under the XADD): the first
+   * copy may be queued too, so whoever stores this one looks for it first.
+   */
+  resent?: boolean;
 }
 
 /** A captured visit with what the drainer derives from it off the response path. */

@@ -4,6 +4,8 @@ export const WEBHOOK_EVENTS = [
   'link.created',
   'link.updated',
   'link.deleted',
+  'link.broken',
+  'link.recovered',
   'qr.ready',
   'qr.failed',
   'clicks',

@@ -20,6 +20,7 @@ export function baseEnv(): NodeJS.ProcessEnv {
     // Generous caps, so only the rate-limit tests (which set their own) ever meet one.
     PLAN_RATE_LIMITS: JSON.stringify({ test: 100_000 }),
     ANONYMOUS_RATE_LIMIT: '100000',
+    PUBLIC_RATE_LIMIT: '100000',
     SIGNIN_PAGE_LIMIT_PER_IP: '100000',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DOMAIN_CHECK: 'off',

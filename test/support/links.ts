@@ -81,6 +81,8 @@ export const DIRECT_LINK_FIELDS = {
   variants: [],
   maxclicks: null,
   expiredurl: null,
+  monitor: false,
+  fallback: null,
   parameters: [],
   metatitle: '',
   metadescription: '',

@@ -53,6 +53,35 @@ function progressOf(r) {
     r.errors.length
       ? table(['Item', 'What happened'], r.errors, (e) => [e.item || '—', e.message])
       : null,
+    webhooksOf(r),
+  );
+}
+
+/**
+ * The webhooks an import created, with the new signing secrets this one answer carries: the
+ * server shows them once, so the page says to copy them now.
+ * @param {ImportReport} r
+ */
+function webhooksOf(r) {
+  const hooks = r.webhooks || [];
+  if (!hooks.length) return null;
+  const shown = hooks.some((w) => w.secret);
+  return h(
+    'div',
+    { class: 'import-webhooks' },
+    h(
+      'p',
+      {},
+      shown
+        ? 'Webhooks were created with new signing secrets. Copy them now: they are shown only this once.'
+        : 'Webhooks were created with new signing secrets, shown once when the import finished. If one was missed, delete that webhook and add it again.',
+    ),
+    table(['Webhook', 'Now', 'Address', 'Signing secret'], hooks, (w) => [
+      w.item,
+      `webhook ${w.id}`,
+      w.url,
+      w.secret ? h('code', {}, w.secret) : 'shown once, no longer',
+    ]),
   );
 }
 

@@ -15,13 +15,16 @@ import type { LinkInvalidator } from '../../src/links/links.service';
 import { DEFAULT_DOMAIN_ID, Link } from '../../src/links/link.model';
 import type { Plan } from '../../src/plans/plans.config';
 import type { QrCreateContext } from '../../src/qr-codes/qr-codes.service';
+import { withPlanSlot, type PlanLockDeps } from '../../src/plans/plan-lock';
 import { planLimitReached, planRoom } from '../../src/plans/plans.service';
 import { AppError } from '../../src/shared/errors/app-error';
 import type { Logger } from '../../src/shared/infra/logger';
 import { User } from '../../src/users/user.model';
+import type { WebhookServiceContext } from '../../src/webhooks/webhooks.service';
 import type { SourceHttpOptions } from './source-http';
 import { importQrCodes } from './portable-qr';
 import { importRecords, resolveLinkRefs } from './portable-records';
+import { importWebhooks, type CreatedWebhook } from './portable-webhooks';
 import { adapterFor } from './sources';
 import type { LinkItem, RecordItem, SourceContext, SourceItem } from './sources/source';
 
@@ -33,6 +36,10 @@ export interface ImportDeps {
   http: SourceHttpOptions;
   /** QR codes of a linkqr export are created as the API creates them, renders queued. */
   qr: QrCreateContext;
+  /** The per-user create slots the API's plan-limited routes take too (plan-lock.ts). */
+  locks: PlanLockDeps;
+  /** Webhooks of a linkqr export are created as the API creates them, each with a new secret. */
+  webhooks: WebhookServiceContext;
 }
 
 const BATCH = 100;
@@ -44,6 +51,7 @@ class Report {
   skipped = 0;
   failed = 0;
   errors: Array<{ item: string; message: string }> = [];
+  webhooks: CreatedWebhook[] = [];
   knownTotal: number | undefined;
 
   note(item: string, message: string) {
@@ -52,10 +60,10 @@ class Report {
 
   save(importId: number, extra: Partial<ImportRecord> = {}) {
     const total = Math.max(this.knownTotal ?? 0, this.total);
-    const { imported, skipped, failed, errors } = this;
+    const { imported, skipped, failed, errors, webhooks } = this;
     return ImportJob.updateOne(
       { id: importId },
-      { $set: { total, imported, skipped, failed, errors, ...extra } },
+      { $set: { total, imported, skipped, failed, errors, webhooks, ...extra } },
     );
   }
 }
@@ -119,10 +127,11 @@ async function importBatch(
   // same batch (QR codes first), the other records before.
   const isAssignment = (r: RecordItem) => r.type === 'channelItem';
   const isQr = (r: RecordItem) => r.type === 'qr';
+  const isWebhook = (r: RecordItem) => r.type === 'webhook';
   await importRecords(
     job.userId,
     origin,
-    records.filter((r) => !isAssignment(r) && !isQr(r)),
+    records.filter((r) => !isAssignment(r) && !isQr(r) && !isWebhook(r)),
     report,
   );
   for (const item of batch) {
@@ -145,14 +154,23 @@ async function importBatch(
   const fresh = links.filter((l) => !done.has(l.sourceId));
   await resolveLinkRefs(job.userId, origin, fresh);
   report.skipped += links.length - fresh.length;
-  const room = await planRoom(deps.plans, ctx.user, 'maxLinks', (userId) =>
-    Link.countDocuments({ userId }),
-  );
-  const allowed = fresh.slice(0, room);
-  const made = await insertLinks(
-    job.userId,
-    allowed.map((l) => draftOf(l, ctx.domains, job.onConflict === 'rename')),
-    deps.cache,
+  // Counted and stored holding the user's slot, so API creates running meanwhile cannot pass
+  // the same count (the API's plan-limited routes take the same slot).
+  const { allowed, made } = await withPlanSlot(
+    deps.locks,
+    deps.plans,
+    ctx.user,
+    'maxLinks',
+    async () => {
+      const room = fresh.length
+        ? await planRoom(deps.plans, ctx.user, 'maxLinks', (userId) =>
+            Link.countDocuments({ userId }),
+          )
+        : 0;
+      const allowed = fresh.slice(0, room);
+      const drafts = allowed.map((l) => draftOf(l, ctx.domains, job.onConflict === 'rename'));
+      return { allowed, made: await insertLinks(job.userId, drafts, deps.cache) };
+    },
   );
   const rows: Array<{
     userId: number;
@@ -188,11 +206,20 @@ async function importBatch(
     user: ctx.user,
     origin,
     plans: deps.plans,
+    locks: deps.locks,
     qr: deps.qr,
     rename: job.onConflict === 'rename',
     report,
   });
   await importRecords(job.userId, origin, records.filter(isAssignment), report);
+  await importWebhooks(records.filter(isWebhook), {
+    user: ctx.user,
+    origin,
+    plans: deps.plans,
+    locks: deps.locks,
+    webhooks: deps.webhooks,
+    report,
+  });
   if (allowed.length < fresh.length) {
     report.failed += fresh.length - allowed.length;
     report.note(

@@ -7,6 +7,7 @@ import { qrLookupCacheFor } from '../../src/qr-codes/qr-lookup-cache';
 import type { Logger } from '../../src/shared/infra/logger';
 import { createRedisClient } from '../../src/shared/infra/redis-connections';
 import type { RedisKeys } from '../../src/shared/infra/redis-keys';
+import { webhookSubscribersFor } from '../../src/webhooks/webhook-subscribers';
 import { runImport } from './import.processor';
 
 /** Runs import jobs one at a time per worker process (each is long and mostly waits on I/O). */
@@ -38,6 +39,14 @@ export function startImportWorker(options: { config: Config; logger: Logger; key
     secretKey: config.webhookSecretKey,
     http: { policy: { allowPrivate: config.importAllowPrivate } },
     qr,
+    locks: { redis: cacheRedis, keys },
+    webhooks: {
+      secretKey: config.webhookSecretKey,
+      // The same policy as `POST /api/webhook/add` (webhooks.routes.ts).
+      policy: { allowPrivate: config.webhookAllowPrivate || config.logoAllowPrivate },
+      // A new webhook may be the first subscriber of its events: every process asks again.
+      subscribers: webhookSubscribersFor({ redis: cacheRedis, keys, logger }),
+    },
   };
   const connection = createRedisClient(config.redis, 'blocking');
   connection.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));

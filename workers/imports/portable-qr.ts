@@ -3,6 +3,7 @@ import { originsOf } from '../../src/links/link-domains';
 import { Link } from '../../src/links/link.model';
 import { shortUrlOf } from '../../src/links/short-url';
 import type { Plan } from '../../src/plans/plans.config';
+import { withPlanSlot, type PlanLockDeps } from '../../src/plans/plan-lock';
 import { planLimitReached, planRoom } from '../../src/plans/plans.service';
 import { QrCode } from '../../src/qr-codes/qr-code.model';
 import { qrCreateSchema, type QrCreate } from '../../src/qr-codes/qr-codes.schemas';
@@ -31,6 +32,7 @@ export interface QrImportContext {
   user: { id: number; status: string };
   origin: string;
   plans: readonly Plan[];
+  locks: PlanLockDeps;
   qr: QrCreateContext;
   rename: boolean;
   report: ReportSink;
@@ -66,7 +68,6 @@ async function bodyOf(item: RecordItem, ctx: QrImportContext): Promise<Record<st
  */
 export async function importQrCodes(items: RecordItem[], ctx: QrImportContext): Promise<boolean> {
   const { user, origin, report } = ctx;
-  let room: number | undefined;
   for (const [i, item] of items.entries()) {
     const label = `qr ${item.sourceId}`;
     if (
@@ -81,22 +82,18 @@ export async function importQrCodes(items: RecordItem[], ctx: QrImportContext): 
       report.note(label, input.message);
       continue;
     }
-    room ??= await planRoom(ctx.plans, user, 'maxQrCodes', (userId) =>
-      QrCode.countDocuments({ userId }),
-    );
-    if (room < 1) {
-      report.failed += items.length - i;
-      report.note('', `${planLimitReached(ctx.plans, user, 'maxQrCodes').message}: import stopped`);
-      return false;
-    }
     const alias = typeof item.data.alias === 'string' ? item.data.alias : undefined;
     const createdAt = item.data.createdAt instanceof Date ? item.data.createdAt : undefined;
+    // Counted and created holding the user's slot, as `POST /api/qr/add` does: an API create
+    // running meanwhile cannot pass the same count.
     let created;
     try {
-      created = await createQr(user.id, input, ctx.qr, {
-        alias,
-        renameIfTaken: ctx.rename,
-        createdAt,
+      created = await withPlanSlot(ctx.locks, ctx.plans, user, 'maxQrCodes', async () => {
+        const room = await planRoom(ctx.plans, user, 'maxQrCodes', (userId) =>
+          QrCode.countDocuments({ userId }),
+        );
+        if (room < 1) return undefined;
+        return createQr(user.id, input, ctx.qr, { alias, renameIfTaken: ctx.rename, createdAt });
       });
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
@@ -105,7 +102,11 @@ export async function importQrCodes(items: RecordItem[], ctx: QrImportContext): 
       report.note(label, err.status === 409 ? `${err.message}: skipped` : err.message);
       continue;
     }
-    room -= 1;
+    if (created === undefined) {
+      report.failed += items.length - i;
+      report.note('', `${planLimitReached(ctx.plans, user, 'maxQrCodes').message}: import stopped`);
+      return false;
+    }
     await ImportedItem.create({
       userId: user.id,
       origin,

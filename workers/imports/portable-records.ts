@@ -34,10 +34,6 @@ const RECORD_KINDS: Record<string, { model: Creatable; counter: string }> = {
 /** Channel assignments name their item by the kind it is. */
 const CHANNEL_ITEM_KINDS: Record<string, string> = { links: 'link', qr: 'qr', bio: 'bio' };
 
-const NOT_IMPORTED: Record<string, string> = {
-  webhook: 'webhooks are not imported: add them again, each gets a new signing secret',
-};
-
 /** What the source's ids of one kind became here, for the ids asked. */
 export async function targetsOf(
   userId: number,
@@ -102,7 +98,7 @@ async function importRecord(userId: number, origin: string, item: RecordItem, re
   const kind = RECORD_KINDS[item.type];
   if (!kind) {
     report.skipped += 1;
-    report.note(label, NOT_IMPORTED[item.type] ?? `unknown record type ${item.type}: skipped`);
+    report.note(label, `unknown record type ${item.type}: skipped`);
     return;
   }
   const targetId = await nextId(kind.counter);

@@ -18,7 +18,7 @@ export interface RateLimitOptions {
  * rate-limit-redis loads its Lua script once; if Redis was down at that moment the rejected
  * promise would be reused forever. Reload it after a failure so the API recovers with Redis.
  */
-class RecoveringRedisStore extends RedisStore {
+export class RecoveringRedisStore extends RedisStore {
   override async increment(key: string) {
     try {
       return await super.increment(key);
@@ -39,13 +39,28 @@ function authenticatedUser(req: Request) {
   return req.auth && 'user' in req.auth ? req.auth.user : undefined;
 }
 
+/** The API limiter, and what the key lookup asks of it before it runs (L3). */
+export type ApiRateLimiter = RequestHandler & {
+  /**
+   * Whether the request's address has spent its window on requests without a valid key: such an
+   * address's unknown keys are refused without a MongoDB lookup (one Redis read instead).
+   */
+  anonymousSpent(req: Request): Promise<boolean>;
+};
+
+const anonymousKey = (req: Request) => `ip:${clientKey(req)}`;
+
 /**
  * One fixed window per API key (per client IP when the request has no valid key), counted in
  * Redis so every API process shares the same count. Caps follow the user's plan.
  */
-export function createRateLimiter(options: RateLimitOptions): RequestHandler {
+export function createRateLimiter(options: RateLimitOptions): ApiRateLimiter {
   const { redis, planLimits, defaultLimit, anonymousLimit } = options;
-  return rateLimit({
+  const store = new RecoveringRedisStore({
+    prefix: options.prefix,
+    sendCommand: scriptSafeSendCommand(redis),
+  });
+  const limiter = rateLimit({
     windowMs: options.windowMs,
     limit: (req) => {
       const user = authenticatedUser(req);
@@ -54,16 +69,13 @@ export function createRateLimiter(options: RateLimitOptions): RequestHandler {
     },
     keyGenerator: (req) => {
       const user = authenticatedUser(req);
-      return user ? userRateLimitKey(user.id) : `ip:${clientKey(req)}`;
+      return user ? userRateLimitKey(user.id) : anonymousKey(req);
     },
     legacyHeaders: true,
     standardHeaders: 'draft-8',
     identifier: (req) => (authenticatedUser(req) ? 'api-key' : 'anonymous'),
     passOnStoreError: false,
-    store: new RecoveringRedisStore({
-      prefix: options.prefix,
-      sendCommand: scriptSafeSendCommand(redis),
-    }),
+    store,
     handler: (req, _res, next, opts) => {
       const resetTime = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit
         ?.resetTime;
@@ -73,4 +85,9 @@ export function createRateLimiter(options: RateLimitOptions): RequestHandler {
       next(tooManyRequests(`Rate limit exceeded: try again in ${retryAfter} s`, retryAfter));
     },
   });
+  const anonymousSpent = async (req: Request) => {
+    const count = await store.get(anonymousKey(req));
+    return (count?.totalHits ?? 0) >= anonymousLimit;
+  };
+  return Object.assign(limiter, { anonymousSpent });
 }

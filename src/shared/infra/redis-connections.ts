@@ -27,7 +27,9 @@ const failFast: RedisOptions = {
 };
 
 const roleOptions: Record<RedisRole, RedisOptions> = {
-  request: { ...failFast, enableAutoPipelining: true },
+  // A command sent when the connection dropped fails rather than being sent again on reconnect:
+  // Redis may have run it (a queued click, a rate-limit count), and its caller knows what to do.
+  request: { ...failFast, enableAutoPipelining: true, autoResendUnfulfilledCommands: false },
   queue: failFast,
   probe: failFast,
   blocking: { maxRetriesPerRequest: null, enableOfflineQueue: true },

@@ -11,6 +11,11 @@ export class RedisKeys {
     return `${this.prefix}rl:`;
   }
 
+  /** The public routes' per-address limiter's prefix (issue 29, L3). */
+  publicRateLimit(): string {
+    return `${this.prefix}public-rl:`;
+  }
+
   key(...parts: Array<string | number>): string {
     return `${this.prefix}${parts.join(':')}`;
   }

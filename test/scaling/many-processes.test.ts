@@ -1,0 +1,169 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { expect } from 'chai';
+import { startEmbeddedMongo, type EmbeddedMongo } from '../../src/shared/infra/embedded-mongo';
+import { baseEnv } from '../support/environment';
+import { client, request } from '../support/http';
+import { eventually } from '../support/links';
+import {
+  createUserWithCli,
+  startApiProcess,
+  startService,
+  type ServiceProcess,
+} from '../support/processes';
+import { TestCluster } from '../support/redis-topologies';
+import { CHROME } from '../support/stats';
+import { uniqueName } from '../support/users';
+import { root } from '../support/launcher';
+
+const CLICKS = 2000;
+
+/** The sum of a metric's samples (Prometheus text) whose labels contain `labels`. */
+function metricSum(text: string, name: string, labels = ''): number {
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))
+    .filter((line) => line.includes(labels))
+    .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
+}
+
+/**
+ * The real entry points, each its own OS process: two API processes (`src/main.ts`) and two
+ * workers (`workers/main.ts`) against one private Redis Cluster and one MongoDB-compatible
+ * engine, as an operator past one machine runs them.
+ */
+describe('on a Redis Cluster: two API processes and two workers, as separate processes', function () {
+  this.timeout(180_000);
+  let cluster: TestCluster;
+  let engine: EmbeddedMongo;
+  const apis: Array<ServiceProcess & { url: string }> = [];
+  const workers: Array<ServiceProcess & { url: string }> = [];
+  let key: string;
+
+  before(async () => {
+    [cluster, engine] = await Promise.all([TestCluster.start(), startEmbeddedMongo()]);
+    const env = {
+      ...baseEnv(),
+      MONGODB_URI: engine.uri,
+      MONGODB_DB: 'many',
+      REDIS_CLUSTER_NODES: cluster.nodes,
+      REDIS_URL: 'redis://unused:1',
+      REDIS_PREFIX: `${baseEnv().REDIS_PREFIX}${uniqueName('many')}:`,
+      SHUTDOWN_TIMEOUT_MS: '5000',
+    };
+    // The deployment's migration step first, as docker compose runs it: the indexes.
+    await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', 'db:migrate'],
+      {
+        cwd: root,
+        env: { PATH: process.env.PATH, ...env },
+      },
+    );
+    const startWorker = async () => {
+      const worker = startService('workers/main.ts', { ...env, WORKER_PORT: '0' });
+      const line = await worker.waitForLine(/linkqr worker started/, 60_000);
+      const { port } = JSON.parse(line) as { port: number };
+      return { ...worker, url: `http://127.0.0.1:${port}` };
+    };
+    const username = uniqueName('many');
+    // Two at a time: four processes compiling their TypeScript at once starve a small machine.
+    for (const start of [() => startApiProcess(env), startWorker]) {
+      const started = await Promise.allSettled([start(), start()]);
+      // Whatever started is stopped after, even when another did not.
+      for (const result of started) {
+        if (result.status === 'fulfilled')
+          (start === startWorker ? workers : apis).push(result.value);
+      }
+      for (const result of started) if (result.status === 'rejected') throw result.reason;
+    }
+    key = (
+      await createUserWithCli(env, { email: `${username}@example.test`, username, plan: 'test' })
+    ).apiKey;
+  });
+  after(async () => {
+    await Promise.all([...apis, ...workers].map((p) => p.stop()));
+    await engine?.stop();
+    await cluster?.stop();
+  });
+
+  it('counts 2,000 clicks spread over both APIs exactly once, and renders QR codes made on both once each', async () => {
+    // Links and QR codes made on both APIs, one at a time: ids come from one counter document,
+    // which the embedded engine hands out reliably to one caller at a time only.
+    const links: Array<{ id: number; alias: string }> = [];
+    const codes: number[] = [];
+    for (let n = 0; n < 6; n += 1) {
+      const api = apis[n % 2]!;
+      const link = await client(api.url, key).post<{ id: number; shorturl: string }>(
+        '/api/url/add',
+        { url: `https://example.com/many/${n}` },
+      );
+      expect(link.status, link.text).to.equal(200);
+      links.push({ id: link.body.id, alias: new URL(link.body.shorturl).pathname.slice(1) });
+      const qr = await client(api.url, key).post<{ id: number }>('/api/qr/add', {
+        type: 'text',
+        data: `made on API ${n % 2}, code ${n}`,
+      });
+      expect(qr.status, qr.text).to.equal(200);
+      codes.push(qr.body.id);
+    }
+
+    const served = new Map<number, number>();
+    for (let i = 0; i < CLICKS; i += 20) {
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, async (_, j) => {
+          const link = links[(i + j) % links.length]!;
+          const api = apis[(i + j) % 2]!;
+          const res = await request(api.url, `/${link.alias}`, {
+            headers: { 'user-agent': CHROME },
+          });
+          return { link, status: res.status };
+        }),
+      );
+      for (const { link, status } of answers) {
+        expect(status).to.equal(302);
+        served.set(link.id, (served.get(link.id) ?? 0) + 1);
+      }
+    }
+
+    const clicksOf = async (id: number, api: { url: string }) =>
+      (await client(api.url, key).get<{ data: { clicks: number } }>(`/api/url/${id}`)).body.data
+        .clicks;
+    let counted = 0;
+    await eventually(
+      async () => {
+        counted = 0;
+        for (const link of links) counted += await clicksOf(link.id, apis[1]!);
+        return counted >= CLICKS;
+      },
+      'every click counted',
+      60_000,
+    );
+    for (const link of links) {
+      expect(await clicksOf(link.id, apis[0]!), `link ${link.id}`).to.equal(served.get(link.id));
+    }
+
+    for (const id of codes) {
+      await eventually(
+        async () => {
+          const res = await client(apis[(id % 2) as 0 | 1]!.url, key).get<{
+            details: { status: string };
+          }>(`/api/qr/${id}`);
+          return res.body.details.status === 'ready';
+        },
+        `QR ${id} rendered`,
+        60_000,
+      );
+    }
+    // Once each: the two workers' render counts add up to one per code.
+    let renders = 0;
+    for (const worker of workers) {
+      const metrics = await request(worker.url, '/metrics');
+      renders += metricSum(metrics.text, 'linkqr_qr_renders_total', 'outcome="ready"');
+    }
+    expect(renders, 'renders').to.equal(codes.length);
+    for (const worker of workers) {
+      expect(await request(worker.url, '/healthz').then((r) => r.status)).to.equal(200);
+    }
+  });
+});
