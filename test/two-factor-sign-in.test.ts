@@ -250,6 +250,34 @@ describe('the Security page', () => {
   });
 });
 
+describe('the Security page: sign out everywhere', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp();
+  });
+  after(() => app.close());
+
+  it('ends every dashboard session of the user, this one included; signing in again works', async () => {
+    const user = await createDashboardUser();
+    const here = await signedIn(app.url, user);
+    const elsewhere = await signedIn(app.url, user);
+    const someoneElse = await signedIn(app.url, await createDashboardUser());
+    await here.send('/app/security');
+    const res = await here.form('/app/security/signout-everywhere', {});
+    expect(res.status).to.equal(303);
+    expect(res.headers.get('location')).to.equal('/app/signin');
+    expect((await here.send('/app/links')).status).to.equal(303);
+    expect((await elsewhere.send('/app/links')).status).to.equal(303);
+    const api = await elsewhere.api('GET', '/account');
+    expect(api.status).to.equal(401);
+    expect(api.body).to.deep.include({ error: 1, code: 'unauthorized' });
+    expect((await someoneElse.send('/app/links')).status).to.equal(200);
+    expect((await client(app.url, user.apiKey).get('/api/account')).status).to.equal(200);
+    const again = await signedIn(app.url, user);
+    expect((await again.send('/app/links')).status).to.equal(200);
+  });
+});
+
 function cookieNamed(headers: Headers, name: string): string {
   const found = headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
   if (!found) throw new Error(`no ${name} cookie`);

@@ -17,6 +17,8 @@ import { sendPage } from './pages/respond';
 import { securityPage, type SecurityField, type SecurityView } from './pages/security.page';
 import { failedAttemptsLimit } from './sign-in';
 import { signedInUser } from './session-user';
+import { endAllSessions } from './session';
+import { signOut } from './sign-in.routes';
 
 type Form = NonNullable<SecurityView['form']>;
 
@@ -120,6 +122,11 @@ export function securityPages(deps: AppDeps): Router {
       return refuse(req, res, 'disable', err);
     }
     res.redirect(303, '/app/security?done=off');
+  });
+
+  router.post('/security/signout-everywhere', async (req, res, next) => {
+    await endAllSessions(signedInUser(req).id);
+    signOut(deps)(req, res, next);
   });
 
   router.post('/security/2fa/forget-devices', async (req, res) => {

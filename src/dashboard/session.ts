@@ -108,3 +108,11 @@ export async function keepThisSession(req: Request, userId: number): Promise<voi
   const updated = await User.findOne({ id: userId }, { passwordHash: 1 }).lean();
   req.session.passwordStamp = passwordStamp(updated?.passwordHash);
 }
+
+/**
+ * "Sign out everywhere": every session of the user opened until now ends at its next request
+ * (each request reloads the user, so this costs no lookup of its own).
+ */
+export async function endAllSessions(userId: number): Promise<void> {
+  await User.updateOne({ id: userId }, { $set: { sessionsEndedAt: new Date() } });
+}

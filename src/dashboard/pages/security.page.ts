@@ -156,6 +156,17 @@ export function securityPage(view: SecurityView): string {
       <h2 id="twofactor-h">Two-factor sign-in</h2>
       ${view.enabled ? enabledBlock(view) : disabledBlock(view)}
       ${!view.enabled && view.recoveryCodes ? recoveryCodesBlock(view.recoveryCodes) : ''}
+    </section>
+    <section aria-labelledby="sessions-h">
+      <h2 id="sessions-h">Sessions</h2>
+      <p>
+        Signed in on a computer you no longer use, or not sure? This signs out every dashboard
+        session of yours, this one included. API keys keep working.
+      </p>
+      <form method="post" action="/app/security/signout-everywhere" class="stack">
+        <input type="hidden" name="_csrf" value="${view.csrf}" />
+        <button type="submit">Sign out everywhere</button>
+      </form>
     </section>`;
   return layout({ title: 'Security', csrf: view.csrf, path: '/app/security', body });
 }
