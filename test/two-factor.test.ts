@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { AuditEntry } from '../src/audit/audit.model';
 import { RecoveryCode, TwoFactor } from '../src/two-factor/two-factor.model';
+import { twoFactorOff } from '../src/two-factor/two-factor.cli';
 import { startTestApp, type TestApp } from './support/app-harness';
+import { rejection } from './support/rejection';
 import { createDashboardUser, TEST_PASSWORD } from './support/dashboard';
 import { client } from './support/http';
 import { createTestUser } from './support/users';
@@ -262,6 +264,35 @@ describe('two-factor sign-in: /api/account/2fa', () => {
     const after = await TwoFactor.findOne({ userId: user.user.id }).lean();
     expect(after?.deviceEpoch).not.to.equal(before?.deviceEpoch);
     await allowNextCode(user.user.id);
+  });
+});
+
+describe('user:2fa-off (an operator turns a locked-out user’s second factor off)', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp();
+  });
+  after(() => app.close());
+
+  it('turns it off, recovery codes included; the password alone signs in again', async () => {
+    const user = await createDashboardUser();
+    await enrol(app.url, user);
+    const out = await twoFactorOff.run(['--user', String(user.user.id)]);
+    expect(out).to.deep.equal({
+      id: user.user.id,
+      username: user.user.username,
+      twoFactor: 'off',
+      wasOn: true,
+    });
+    expect(await TwoFactor.countDocuments({ userId: user.user.id })).to.equal(0);
+    expect(await RecoveryCode.countDocuments({ userId: user.user.id })).to.equal(0);
+  });
+
+  it('refuses an unknown user and a malformed id', async () => {
+    const missing = await rejection(twoFactorOff.run(['--user', '99999999']));
+    expect(missing.message).to.equal('User not found');
+    const bad = await rejection(twoFactorOff.run(['--user', 'x']));
+    expect(bad.message).to.equal('--user must be a positive integer');
   });
 });
 

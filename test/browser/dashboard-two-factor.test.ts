@@ -67,7 +67,7 @@ describe('dashboard two-factor sign-in in a browser', function () {
     expect(await page.locator('#recovery-codes li').count()).to.equal(10);
     await check('security, recovery codes');
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.waitForURL('**/app/signin');
     await signInWithPassword(page);
     await page.waitForURL('**/app/signin/code');
@@ -83,7 +83,7 @@ describe('dashboard two-factor sign-in in a browser', function () {
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.waitForURL('**/app/links');
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.waitForURL('**/app/signin');
     await signInWithPassword(page);
     await page.waitForURL('**/app/links');
