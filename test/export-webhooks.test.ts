@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Webhook } from '../src/webhooks/webhook.model';
+import { Webhook, WEBHOOK_EVENTS } from '../src/webhooks/webhook.model';
 import {
   startWebhookWorker,
   type WebhookWorker,
@@ -145,8 +145,7 @@ describe('portable export: webhooks get new secrets where imported', function ()
     expect(report.errors).to.deep.equal([
       {
         item: 'webhook 1',
-        message:
-          'events[0] must be one of [link.created, link.updated, link.deleted, qr.ready, qr.failed, clicks]',
+        message: `events[0] must be one of [${WEBHOOK_EVENTS.join(', ')}]`,
       },
       { item: 'webhook 2', message: 'url must use http or https' },
     ]);

@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from './support/app-harness';
 import { signedIn } from './support/dashboard';
 import { client, type ListBody } from './support/http';
 import { createLink, visit } from './support/links';
-import { captureQueries } from './support/query-plans';
+import { captureQueries, scans } from './support/query-plans';
 import { createTestUser } from './support/users';
 import { drainVisits } from './support/visits';
 
@@ -105,5 +105,114 @@ describe('link lists that hold at a million links (issue 22, B1, C4, C5)', () =>
     expect(next.status).to.equal(200);
     expect(next.body.data.urls.map((l) => l.id)).to.deep.equal([ids[2], ids[1]]);
     expect(next.body.data.result).to.equal(5);
+  });
+
+  /** Every page of `path` walked with `after` (the last id of each page), as the ids it lists. */
+  async function walk(get: (path: string) => Promise<LinkList>, path: string) {
+    const seen: number[] = [];
+    for (let after: number | undefined; ;) {
+      const sep = path.includes('?') ? '&' : '?';
+      const body = await get(`${path}${sep}limit=2${after === undefined ? '' : `&after=${after}`}`);
+      const ids = body.data.urls.map((l) => l.id);
+      if (ids.length === 0) return seen;
+      seen.push(...ids);
+      after = ids[ids.length - 1];
+      expect(seen.length).to.be.at.most(10);
+    }
+  }
+
+  it('order=click lists deeper with after, off the index and without skip (C5)', async () => {
+    const { api, ids } = await fiveLinks();
+    const get = async (path: string) => {
+      const res = await api.get<LinkList>(path);
+      expect(res.status, res.text).to.equal(200);
+      return res.body;
+    };
+    // Most clicked first, ties newest first: the same order as page by page.
+    const ranked = [ids[1], ids[3], ids[2], ids[4], ids[0]];
+    expect(await walk(get, '/api/urls?order=click')).to.deep.equal(ranked);
+    const capture = captureQueries();
+    const next = await get(`/api/urls?order=click&limit=2&after=${ids[3]}`);
+    capture.stop();
+    expect(next.data.urls.map((l) => l.id)).to.deep.equal([ids[2], ids[4]]);
+    expect(next.data.result).to.equal(5);
+    const page = capture.queries.find((q) => q.collection === 'links' && q.raw.sort !== undefined);
+    expect(page?.raw.skip ?? 0).to.equal(0);
+    expect(await scans(capture.queries)).to.deep.equal([]);
+  });
+
+  it('after naming none of your links answers 422 in order=click', async () => {
+    const { api } = await fiveLinks();
+    const other = await fiveLinks();
+    for (const after of [999_999_999, other.ids[0]]) {
+      const res = await api.get(`/api/urls?order=click&after=${after}`);
+      expect(res.status, res.text).to.equal(422);
+      expect(res.body).to.deep.include({
+        error: 1,
+        code: 'validation_failed',
+        message: `after: you have no link ${after}; list again without after`,
+      });
+    }
+    const bad = await api.get('/api/urls?after=0');
+    expect(bad.status, bad.text).to.equal(400);
+    expect(bad.body).to.include({ error: 1 });
+  });
+
+  it('the dashboard lists deeper with after in both orders and within a search', async () => {
+    const { user, ids } = await fiveLinks();
+    const dash = await signedIn(app.url, user);
+    const get = async (path: string) => {
+      const res = await dash.api<LinkList>('GET', path);
+      expect(res.status, res.text).to.equal(200);
+      return res.body;
+    };
+    expect(await walk(get, '/dashboard/links?sort=clicks')).to.deep.equal([
+      ids[1],
+      ids[3],
+      ids[2],
+      ids[4],
+      ids[0],
+    ]);
+    expect(await walk(get, '/dashboard/links')).to.deep.equal([...ids].reverse());
+    // Every link's URL starts with example.com/p: the search and the keyset together.
+    expect(await walk(get, '/dashboard/links?q=example.com%2Fp')).to.deep.equal([...ids].reverse());
+  });
+
+  it('every other list of records offers after too (QR codes, campaigns, pixels: cached lists)', async () => {
+    const { api } = await fiveLinks();
+    const made: Record<string, number[]> = { qrs: [], campaigns: [], pixels: [] };
+    for (let i = 0; i < 3; i += 1) {
+      made.qrs?.push(
+        (await api.post<{ id: number }>('/api/qr/add', { type: 'text', data: `q${i}` })).body.id,
+      );
+      made.campaigns?.push(
+        (await api.post<{ id: number }>('/api/campaign/add', { name: `c${i}` })).body.id,
+      );
+      made.pixels?.push(
+        (
+          await api.post<{ id: number }>('/api/pixel/add', {
+            type: 'forum',
+            name: `p${i}`,
+            tag: 'x',
+          })
+        ).body.id,
+      );
+    }
+    for (const [path, key] of [
+      ['/api/qr', 'qrs'],
+      ['/api/campaigns', 'campaigns'],
+      ['/api/pixels', 'pixels'],
+    ] as const) {
+      const newest = [...(made[key] ?? [])].reverse();
+      // Warm the cached first page: `after` must not be answered from it.
+      await api.get(`${path}?limit=2`);
+      const res = await api.get<Record<string, unknown>>(`${path}?limit=2&after=${newest[0]}`);
+      expect(res.status, res.text).to.equal(200);
+      const data = res.body.data as Record<string, Array<{ id: number }>>;
+      expect(
+        (data[key] ?? []).map((r) => r.id),
+        path,
+      ).to.deep.equal(newest.slice(1, 3));
+    }
   });
 });

@@ -170,8 +170,10 @@ describe('visit recording and statistics', () => {
       '>',
     )) as Array<[string, Array<[string, string[]]>]>;
     const [firstId, firstFields] = entries[0] as [string, string[]];
-    const entryId = partitionEntryId(partition, firstId);
-    await applyVisits([{ entryId, visit: decodeVisit(firstFields)! }], redis, keys);
+    // Stored as a drainer stores it: under the click's own id.
+    const first = decodeVisit(firstFields)!;
+    const entryId = first.clickId ?? partitionEntryId(partition, firstId);
+    await applyVisits([{ entryId, visit: first }], redis, keys);
     await new Promise((r) => setTimeout(r, 30));
 
     const rescuer = new VisitDrainer({ redis: drainerRedis, keys, logger, claimIdleMs: 10 });

@@ -9,6 +9,7 @@ import { Link, type LinkRecord } from '../links/link.model';
 import { originsOf } from '../links/link-domains';
 import { searchFilter } from '../links/link-search';
 import { presentLink } from '../links/links.presenter';
+import { keysetAfter } from '../links/links.service';
 import { styleSchema } from '../qr-codes/design/style';
 import { LogoError } from '../qr-codes/logo/logo-errors';
 import { LOGO_MAX_BYTES } from '../qr-codes/logo/logo-fetch';
@@ -17,7 +18,12 @@ import { LOGO_UPLOAD_QUOTA, makeRoomForUpload, uploadsDirOf } from '../qr-codes/
 import { QR_TYPES } from '../qr-codes/qr-code.model';
 import { dynamicUrl } from '../qr-codes/qr-codes.service';
 import { unsupportedMediaType, validation } from '../shared/errors/app-error';
-import { MAX_LIMIT, DEFAULT_LIMIT, pageQuerySchema } from '../shared/http/pagination';
+import {
+  MAX_LIMIT,
+  DEFAULT_LIMIT,
+  keysetPageQuerySchema,
+  pageQuerySchema,
+} from '../shared/http/pagination';
 import { sendData, sendList } from '../shared/http/responses';
 import { validate, validatedQuery } from '../shared/http/validate';
 import { formCheckRouter } from './form-check';
@@ -28,6 +34,7 @@ interface LinkSearch {
   sort: 'date' | 'clicks';
   page: number;
   limit: number;
+  after?: number;
 }
 
 const linkSearchSchema = Joi.object<LinkSearch>({
@@ -35,6 +42,7 @@ const linkSearchSchema = Joi.object<LinkSearch>({
   sort: Joi.string().valid('date', 'clicks').default('date'),
   page: pageQuerySchema.extract('page'),
   limit: Joi.number().integer().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT),
+  after: keysetPageQuerySchema.extract('after'),
 });
 
 const previewSchema = Joi.object<PreviewInput>({
@@ -93,15 +101,24 @@ export function dashboardApi(deps: AppDeps): Router {
 
   router.get('/dashboard/links', validate({ query: linkSearchSchema }), async (req, res) => {
     const query = validatedQuery<LinkSearch>(res);
-    const filter: Record<string, unknown> = { userId: currentUser(req).id };
+    const userId = currentUser(req).id;
+    const filter: Record<string, unknown> = { userId };
     if (query.q) Object.assign(filter, searchFilter(query.q));
-    const skip = (query.page - 1) * query.limit;
+    // `after` (the last link seen): keyset paging in either order, no skip.
+    const page =
+      query.after === undefined
+        ? filter
+        : {
+            ...filter,
+            ...(await keysetAfter(userId, query.after, query.sort === 'clicks' ? 'clicks' : 'id')),
+          };
+    const skip = query.after === undefined ? (query.page - 1) * query.limit : 0;
     // Both orders walk an index ({userId, id} or {userId, clicks, id}); clicks are on the link.
     const sort: Record<string, 1 | -1> =
       query.sort === 'clicks' ? { clicks: -1, id: -1 } : { id: -1 };
     const [total, items] = await Promise.all([
       Link.countDocuments(filter),
-      Link.find(filter).sort(sort).skip(skip).limit(query.limit).lean<LinkRecord[]>(),
+      Link.find(page).sort(sort).skip(skip).limit(query.limit).lean<LinkRecord[]>(),
     ]);
     const clicks = await deps.visits.getClickCounts(
       'link',

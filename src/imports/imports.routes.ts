@@ -5,7 +5,7 @@ import { AppError } from '../shared/errors/app-error';
 import { itemValidator } from '../shared/http/bulk';
 import { endpoint } from '../shared/http/endpoint';
 import { idParams } from '../shared/http/id-params';
-import { pageQuerySchema, type PageQuery } from '../shared/http/pagination';
+import { keysetPageQuerySchema, type PageQuery } from '../shared/http/pagination';
 import {
   createdResponse,
   dataResponse,
@@ -53,7 +53,7 @@ const api = {
     tag,
     scope: 'imports:read',
     summary: 'Your imports, newest first',
-    query: pageQuerySchema,
+    query: keysetPageQuerySchema,
     responses: { 200: listResponse('imports', importJson, 'A page of imports') },
   }),
 };

@@ -52,7 +52,7 @@ const api = {
     scope: 'links:read',
     summary: 'List your short links, or find one by its short URL',
     description:
-      'With `short` (an alias or a full short URL) the answer is that one link as `{error: 0, data: {...details}}`, or 404.',
+      'With `short` (an alias or a full short URL) the answer is that one link as `{error: 0, data: {...details}}`, or 404. With `after` (the last link seen) the next page in either order, read off an index whatever the depth; 422 when `after` names none of your links.',
     query: linkListQuerySchema,
     responses: {
       200: {
@@ -63,7 +63,7 @@ const api = {
         ),
       },
     },
-    errors: [404],
+    errors: [404, 422],
   }),
   get: endpoint({
     tag,

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import { dateTimeInput } from '../shared/http/date-input';
-import { pageQuerySchema, type PageQuery } from '../shared/http/pagination';
+import { keysetPageQuerySchema, type PageQuery } from '../shared/http/pagination';
 import { CUSTOM_ALIAS_PATTERN } from './aliases';
 import {
   LINK_BEHAVIOUR_KEYS,
@@ -73,11 +73,11 @@ export const linkUpdateSchema = Joi.object<LinkUpdate>({
 export interface LinkListQuery extends PageQuery {
   order: 'date' | 'click';
   short?: string;
-  /** Lists the links older than this link id (newest-first order only): deep listing. */
+  /** The last link seen: the links after it in the chosen order (keyset, any depth). */
   after?: number;
 }
 
-export const linkListQuerySchema = (pageQuerySchema as Joi.ObjectSchema<LinkListQuery>).keys({
+export const linkListQuerySchema = (keysetPageQuerySchema as Joi.ObjectSchema<LinkListQuery>).keys({
   order: Joi.string()
     .lowercase()
     .valid('date', 'click', 'clicks')
@@ -87,5 +87,7 @@ export const linkListQuerySchema = (pageQuerySchema as Joi.ObjectSchema<LinkList
   after: Joi.number()
     .integer()
     .min(1)
-    .description('id of the last link seen: the next links, newest first (order=date only)'),
+    .description(
+      'id of the last link seen: the next links in the chosen order (`date`: older; `click`: fewer clicks, ties older), whatever the depth; `page` is then ignored',
+    ),
 });

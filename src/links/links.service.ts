@@ -1,7 +1,7 @@
 import { unassignEverywhere } from '../channels/channels.service';
-import { conflict, notFound } from '../shared/errors/app-error';
+import { conflict, notFound, validation } from '../shared/errors/app-error';
 import { findOwned, listOwned } from '../shared/db/owned';
-import { skipFor, type PageQuery } from '../shared/http/pagination';
+import { skipFor } from '../shared/http/pagination';
 import type { Visits } from '../visits/visit-recorder';
 import { nextId } from '../shared/ids/counter.model';
 import { hashPassword } from '../shared/secrets';
@@ -121,15 +121,41 @@ export async function createLink(
 type ClickCounts = Pick<Visits, 'getClickCounts'>;
 
 /**
- * Most clicked first (ties: newest first), a page straight off the {userId, clicks, id} index:
- * each link carries its running total (stats/link-clicks.ts).
+ * The keyset filter of "after this link" in a list ordered by a field, then newest first:
+ * the links ranked below the anchor `after` (read once, for its value of the field), by the
+ * index `{userId, <field>, id}` whatever the depth. The anchor is the caller's link as it is now:
+ * a link whose clicks changed between two pages may move across the boundary, as in any ranking
+ * that changes while it is read. An anchor that is not the caller's link (deleted meanwhile) is
+ * a 422: list again from the first page.
  */
-async function listByClicks(userId: number, query: PageQuery) {
+export async function keysetAfter(
+  userId: number,
+  after: number,
+  field: 'clicks' | 'id',
+): Promise<Record<string, unknown>> {
+  if (field === 'id') return { id: { $lt: after } };
+  const anchor = await Link.findOne({ userId, id: after }).lean<LinkRecord>();
+  if (!anchor)
+    throw validation(`after: you have no link ${after}; list again without after`, 'after');
+  const value = anchor.clicks ?? 0;
+  return { $or: [{ clicks: { $lt: value } }, { clicks: value, id: { $lt: after } }] };
+}
+
+/**
+ * Most clicked first (ties: newest first), a page straight off the {userId, clicks, id} index:
+ * each link carries its running total (stats/link-clicks.ts). With `after`, the page after that
+ * link (keyset), no skip.
+ */
+async function listByClicks(userId: number, query: LinkListQuery) {
+  const page =
+    query.after === undefined
+      ? { userId }
+      : { userId, ...(await keysetAfter(userId, query.after, 'clicks')) };
   const [total, items] = await Promise.all([
     Link.countDocuments({ userId }),
-    Link.find({ userId })
+    Link.find(page)
       .sort({ clicks: -1, id: -1 })
-      .skip(skipFor(query))
+      .skip(query.after === undefined ? skipFor(query) : 0)
       .limit(query.limit)
       .lean<LinkRecord[]>(),
   ]);
@@ -145,7 +171,7 @@ export async function listLinks(
   const { items, total } =
     query.order === 'click'
       ? await listByClicks(userId, query)
-      : await listOwned(Link, userId, query, {}, query.after);
+      : await listOwned(Link, userId, query);
   const [clicks, origins] = await Promise.all([
     visits.getClickCounts(
       'link',

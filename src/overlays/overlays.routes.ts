@@ -7,7 +7,7 @@ import { ownedListsFor } from '../shared/db/owned-lists';
 import { deleteEndpoint, listEndpoint, updateEndpoint } from '../shared/http/common-endpoints';
 import { endpoint } from '../shared/http/endpoint';
 import { idParams } from '../shared/http/id-params';
-import { pageQuerySchema, type PageQuery } from '../shared/http/pagination';
+import { keysetPageQuerySchema, type PageQuery } from '../shared/http/pagination';
 import {
   createdResponse,
   listResponse,
@@ -51,7 +51,7 @@ const api = {
     scope: 'overlays:read',
     summary: "List the messages sent through a contact overlay's form",
     params: idParams,
-    query: pageQuerySchema,
+    query: keysetPageQuerySchema,
     responses: { 200: listResponse('responses', overlayResponseJson, 'A page, newest first') },
   }),
 };

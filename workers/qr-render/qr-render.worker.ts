@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'bullmq';
 import type { Config } from '../../src/config';
 import type { Logger } from '../../src/shared/infra/logger';
-import { createRedisClient } from '../../src/shared/infra/redis-connections';
+import { closeRedisClient, createRedisClient } from '../../src/shared/infra/redis-connections';
 import type { RedisKeys } from '../../src/shared/infra/redis-keys';
 import { QrCode } from '../../src/qr-codes/qr-code.model';
 import {
@@ -139,10 +139,11 @@ export function startQrRenderWorker(
     isRunning: () => worker.isRunning(),
     async close() {
       clearInterval(timer);
-      await worker.close();
+      // Redis away: at once (see closeRedisClient), or the close waits for ever on Sentinel.
+      await worker.close(connection.status !== 'ready');
       await queue.close();
       await pool.close();
-      await connection.quit().catch(() => connection.disconnect());
+      await closeRedisClient(connection);
     },
   };
 }

@@ -75,7 +75,8 @@ export async function listOwnedCached<T extends Owned>(
   const list = await lists.get(listKey(model.modelName, userId), () =>
     Promise.resolve(new ListPages()),
   );
-  if (!list) return listOwned(model, userId, query);
+  // Keyset pages (`after`) are read straight off the index: deep pages are not worth keeping.
+  if (!list || query.after !== undefined) return listOwned(model, userId, query);
   const pageKey = `${query.page}:${query.limit}`;
   let page = list.pages.get(pageKey);
   if (!page) {

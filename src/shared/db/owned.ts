@@ -18,7 +18,7 @@ export async function listOwned<T extends Owned>(
   userId: number,
   query: PageQuery,
   extraFilter: Record<string, unknown> = {},
-  after?: number,
+  after = query.after,
 ): Promise<{ items: T[]; total: number }> {
   const filter = { ...extraFilter, userId };
   const page = after === undefined ? filter : { ...filter, id: { $lt: after } };

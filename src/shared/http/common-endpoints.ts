@@ -2,7 +2,7 @@ import type Joi from 'joi';
 import { scopeOf, type ScopeResource } from '../../auth/scopes';
 import { endpoint } from './endpoint';
 import { idParams } from './id-params';
-import { pageQuerySchema } from './pagination';
+import { keysetPageQuerySchema } from './pagination';
 import { listResponse, messageResponse } from './responses';
 
 // The spec's three most common operations, declared alike on every resource.
@@ -19,7 +19,7 @@ export const listEndpoint = (
     tag,
     scope: scopeOf(resource, 'read'),
     summary,
-    query: pageQuerySchema,
+    query: keysetPageQuerySchema,
     responses: { 200: listResponse(key, item, 'A page, newest first') },
   });
 

@@ -11,6 +11,8 @@ export const MAX_PAGE = 1000;
 export interface PageQuery {
   limit: number;
   page: number;
+  /** The id of the last record seen: the records after it in the list's order (keyset paging; lists that offer it). */
+  after?: number;
 }
 
 export const pageQuerySchema = Joi.object<PageQuery>({
@@ -21,6 +23,19 @@ export const pageQuerySchema = Joi.object<PageQuery>({
     .max(MAX_PAGE)
     .default(1)
     .messages({ 'number.max': `page must be at most ${MAX_PAGE}; list further with after` }),
+});
+
+/**
+ * The page query of a list read newest (highest id) first by `listOwned`: `after` (the id of the
+ * last record seen) lists on from there by the `{userId, id}` index, whatever the depth.
+ */
+export const keysetPageQuerySchema = pageQuerySchema.keys({
+  after: Joi.number()
+    .integer()
+    .min(1)
+    .description(
+      'id of the last record seen: the records after it, newest first, whatever the depth (`page` is then ignored)',
+    ),
 });
 
 export interface PageInfo {
