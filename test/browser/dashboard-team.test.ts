@@ -136,6 +136,25 @@ describe('dashboard Team and Audit log pages and the account switcher in a brows
     await switcher.getByLabel('Account').selectOption('');
     await switcher.getByRole('button', { name: 'Switch' }).click();
     await memberPage.getByRole('link', { name: new RegExp(`/${mine.alias}$`) }).waitFor();
+
+    // The Team page, always about the member's own account, says where the dashboard acts.
+    await switcher.getByLabel('Account').selectOption(String(owner.user.id));
+    await switcher.getByRole('button', { name: 'Switch' }).click();
+    await memberPage.getByText(/No links yet/).waitFor();
+    // Keys are the member's own wherever the dashboard acts (a viewer may not touch the owner's).
+    await memberPage.getByRole('link', { name: 'API keys' }).click();
+    await memberPage.getByRole('cell', { name: 'default', exact: true }).waitFor();
+    expect(await memberPage.getByRole('alert').count()).to.equal(0);
+    await memberPage.getByRole('link', { name: 'Team' }).click();
+    await memberPage
+      .getByText(`The dashboard acts in the account of ${owner.user.username} (as viewer)`, {
+        exact: false,
+      })
+      .waitFor();
+    await memberPage.getByText('The dashboard acts here now').waitFor();
+    await memberPage.getByRole('button', { name: 'Back to your own account' }).click();
+    await memberPage.getByRole('link', { name: new RegExp(`/${mine.alias}$`) }).waitFor();
+    expect(await memberPage.locator('meta[name="linkqr-account"]').count()).to.equal(0);
   });
 
   it('shows the API’s error beside the Team form: an unknown user', async () => {
