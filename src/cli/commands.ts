@@ -4,10 +4,12 @@ import { splashAdd } from '../splash/splash.cli';
 import { keyRotate, userAdmin, userCreate } from '../users/users.cli';
 import type { CliCommand } from './command';
 import { dbMigrate } from './migrate.cli';
+import { dbShard } from './shard.cli';
 
 /** Every operator command; a resource adds its own by listing it here. */
 export const commands: readonly CliCommand[] = [
   dbMigrate,
+  dbShard,
   userCreate,
   userAdmin,
   keyRotate,
