@@ -60,6 +60,8 @@ export interface Config {
   readonly shutdownTimeoutMs: number;
   readonly domainCheck: 'dns' | 'off';
   readonly domainTargets: readonly string[];
+  /** How often the worker checks each branded domain's ownership record again (issue 29, M6). */
+  readonly domainRecheckMs: number;
   readonly countryHeader: string | undefined;
   /** Unset: a random salt is created once per database (see visit-salt.ts). */
   readonly visitorSalt: string | undefined;
@@ -210,6 +212,11 @@ const schema = Joi.object({
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).default(10_000),
   DOMAIN_CHECK: Joi.string().valid('dns', 'off').default('dns'),
   DOMAIN_TARGETS: Joi.string().allow('').default(''),
+  DOMAIN_RECHECK_MS: Joi.number()
+    .integer()
+    .min(60_000)
+    .empty('')
+    .default(6 * 3_600_000),
   COUNTRY_HEADER: Joi.string().pattern(/^[A-Za-z0-9-]+$/),
   VISITOR_SALT: Joi.string().min(8),
   LOGO_DIR: Joi.string().default('./data/logos'),
@@ -343,6 +350,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       SHUTDOWN_TIMEOUT_MS: number;
       DOMAIN_CHECK: 'dns' | 'off';
       DOMAIN_TARGETS: string;
+      DOMAIN_RECHECK_MS: number;
       COUNTRY_HEADER?: string;
       VISITOR_SALT?: string;
       LOGO_DIR: string;
@@ -413,6 +421,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: v.TRUST_PROXY === 'false' ? false : v.TRUST_PROXY,
     shutdownTimeoutMs: v.SHUTDOWN_TIMEOUT_MS,
     domainCheck: v.DOMAIN_CHECK,
+    domainRecheckMs: v.DOMAIN_RECHECK_MS,
     domainTargets: Object.freeze(
       v.DOMAIN_TARGETS.split(',')
         .map((s) => s.trim())

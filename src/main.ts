@@ -3,7 +3,11 @@ import { loadSessionSecret } from './dashboard/session-secret';
 import { openDatabase } from './shared/infra/database';
 import { createLogger, resolveLogFormat } from './shared/infra/logger';
 import { loadProcessConfig, logRuntimeSecrets } from './shared/infra/process-config';
-import { createRedisClient, waitForRedis } from './shared/infra/redis-connections';
+import {
+  closeRedisClient,
+  createRedisClient,
+  waitForRedis,
+} from './shared/infra/redis-connections';
 import { RedisKeys } from './shared/infra/redis-keys';
 import { onShutdown } from './shared/infra/shutdown';
 import { createQrRenderQueue } from './qr-codes/qr-codes.jobs';
@@ -75,8 +79,8 @@ export async function main(): Promise<void> {
     () => visits.close(),
     () => qrQueue.close(),
     () => webhooks.close(),
-    () => queues.quit(),
-    () => redis.quit(),
+    () => closeRedisClient(queues),
+    () => closeRedisClient(redis),
     () => database.close(),
   ]);
 }

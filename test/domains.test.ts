@@ -11,7 +11,11 @@ interface DomainItem {
   redirectroot: string | null;
   redirect404: string | null;
 }
-type DomainList = ListBody<'domains', DomainItem>;
+type DomainList = ListBody<'domains', DomainItem & { verification?: unknown }>;
+
+/** The spec's fields of listed domains (the ownership field added beside them is M6's test's). */
+const specOf = (items: Array<DomainItem & { verification?: unknown }>) =>
+  items.map(({ verification: _verification, ...spec }) => spec);
 
 describe('branded domains', () => {
   let app: TestApp;
@@ -53,7 +57,7 @@ describe('branded domains', () => {
       const domain = uniqueDomain();
       const id = await addDomain(api, { domain: `${domain.toUpperCase()}:443/` });
       const list = await api.get<DomainList>('/api/domains');
-      expect(list.body.data.domains).to.deep.equal([
+      expect(specOf(list.body.data.domains)).to.deep.equal([
         { id, domain, redirectroot: null, redirect404: null },
       ]);
     });
@@ -165,7 +169,10 @@ describe('branded domains', () => {
       const secondId = await addDomain(api, { domain: second, redirect404: 'http://b.example/x' });
       const res = await api.get<DomainList>('/api/domains');
       expect(res.status).to.equal(200);
-      expect(res.body).to.deep.equal({
+      expect({
+        ...res.body,
+        data: { ...res.body.data, domains: specOf(res.body.data.domains) },
+      }).to.deep.equal({
         error: '0',
         data: {
           result: 2,
@@ -204,7 +211,10 @@ describe('branded domains', () => {
       await addDomain(api, { domain: uniqueDomain() });
       const res = await api.get<DomainList>('/api/domains?limit=5&page=4');
       expect(res.status).to.equal(200);
-      expect(res.body).to.deep.equal({
+      expect({
+        ...res.body,
+        data: { ...res.body.data, domains: specOf(res.body.data.domains) },
+      }).to.deep.equal({
         error: '0',
         data: { result: 1, perpage: 5, currentpage: 4, nextpage: 1, maxpage: 1, domains: [] },
       });
@@ -240,7 +250,7 @@ describe('branded domains', () => {
         message: 'Domain has been successfully updated.',
       });
       const list = await api.get<DomainList>('/api/domains');
-      expect(list.body.data.domains).to.deep.equal([
+      expect(specOf(list.body.data.domains)).to.deep.equal([
         {
           id,
           domain,
@@ -260,7 +270,7 @@ describe('branded domains', () => {
       });
       await api.put(`/api/domain/${id}/update`, { redirect404: null });
       let list = await api.get<DomainList>('/api/domains');
-      expect(list.body.data.domains[0]).to.deep.equal({
+      expect(specOf(list.body.data.domains)[0]).to.deep.equal({
         id,
         domain,
         redirectroot: 'https://root.example',
@@ -268,7 +278,7 @@ describe('branded domains', () => {
       });
       await api.put(`/api/domain/${id}/update`, { redirectroot: '' });
       list = await api.get<DomainList>('/api/domains');
-      expect(list.body.data.domains[0]).to.deep.equal({
+      expect(specOf(list.body.data.domains)[0]).to.deep.equal({
         id,
         domain,
         redirectroot: null,
@@ -287,7 +297,7 @@ describe('branded domains', () => {
       expect(res.status).to.equal(422);
       expect(res.body).to.deep.include({ error: 1, message: 'domain cannot be changed' });
       const list = await api.get<DomainList>('/api/domains');
-      expect(list.body.data.domains).to.deep.equal([
+      expect(specOf(list.body.data.domains)).to.deep.equal([
         { id, domain, redirectroot: null, redirect404: null },
       ]);
     });

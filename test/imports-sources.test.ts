@@ -84,7 +84,7 @@ const cases: SourceCase[] = [
       {
         item: `/${source.alias}`,
         message:
-          'validSince 2022-01-01T00:00:00+00:00 not carried: links are live from their import',
+          'validSince 2022-01-01T00:00:00+00:00 skipped: linkqr links have no start date, this one is live from its import',
       },
     ],
   },

@@ -394,7 +394,7 @@ describe('webhook management', () => {
       ],
       [
         { url: 'http://93.184.215.14/', events: ['link.exploded'] },
-        'events[0] must be one of [link.created, link.updated, link.deleted, link.broken, link.recovered, qr.ready, qr.failed, clicks]',
+        'events[0] must be one of [link.created, link.updated, link.deleted, link.broken, link.recovered, qr.ready, qr.failed, clicks, domain.verified, domain.suspended]',
         'events.0',
       ],
       [

@@ -9,9 +9,17 @@ export type {
   OptionsSource,
   ResourceView,
   RowColumn,
+  RuleKeySpec,
   CellError,
 } from '../src/dashboard/view-types';
 export type { Statistics } from '../src/visits/visits.types';
+export type {
+  AccountChoice,
+  AuditPageData,
+  KeysPageData,
+  MemberRole,
+  TeamPageData,
+} from '../src/dashboard/team-view-types';
 import type { FormSpec, ResourceView } from '../src/dashboard/view-types';
 import type { Statistics } from '../src/visits/visits.types';
 
@@ -125,11 +133,25 @@ export interface LinkItem {
   title: string;
   clicks: number;
   date: string;
+  /** In the dashboard's list: a monitored link's health, null when not monitored. */
+  health?: LinkHealth | null;
+}
+
+export interface LinkHealth {
+  status: 'unknown' | 'healthy' | 'broken';
+  checked: string | null;
+  since: string | null;
+  lastError: string | null;
 }
 
 export interface LinkDetails extends LinkItem {
   expiry: string | null;
   password: boolean;
+  maxclicks: number | null;
+  variants: Array<{ url: string; weight: number; clicks: number }>;
+  monitor: boolean;
+  fallback: string | null;
+  health: LinkHealth;
 }
 
 export interface DetailsAnswer<T> extends Answer {
@@ -187,4 +209,41 @@ export interface ImportReport {
   webhooks: Array<{ item: string; id: number; url: string; secret: string | null }>;
   started: string | null;
   finished: string | null;
+}
+
+/** `GET /api/keys`'s items. */
+export interface KeyItem {
+  id: number;
+  name: string;
+  prefix: string | null;
+  scopes: string[];
+  created: string;
+  lastused: string | null;
+  expires: string | null;
+  previous: { prefix: string | null; until: string } | null;
+}
+
+/** `GET /api/team`'s members and accounts (`userid`: the member, or the account's owner). */
+export interface MemberItem {
+  id: number;
+  userid: number;
+  username: string | null;
+  role: string;
+  created: string;
+}
+
+/** `GET /api/audit`'s entries. */
+export interface AuditItem {
+  id: string;
+  date: string;
+  account: number;
+  user: number;
+  key: number | null;
+  via: 'key' | 'session';
+  method: string;
+  route: string;
+  type: string;
+  record: number | null;
+  changes: Record<string, unknown>;
+  ip: string | null;
 }

@@ -2,7 +2,7 @@ import { createQrRenderQueue } from '../src/qr-codes/qr-codes.jobs';
 import { openDatabase } from '../src/shared/infra/database';
 import { createLogger, resolveLogFormat } from '../src/shared/infra/logger';
 import { loadProcessConfig, logRuntimeSecrets } from '../src/shared/infra/process-config';
-import { createRedisClient } from '../src/shared/infra/redis-connections';
+import { closeRedisClient, createRedisClient } from '../src/shared/infra/redis-connections';
 import { RedisKeys } from '../src/shared/infra/redis-keys';
 import { onShutdown } from '../src/shared/infra/shutdown';
 import { userDeletionContextFor } from '../src/users/user-deletion';
@@ -13,6 +13,7 @@ import { createWebhookEvents } from '../src/webhooks/webhooks.jobs';
 import { startImportWorker } from './imports/import.worker';
 import { startLinkChecks } from './link-checks/link-check.worker';
 import { startQrRenderWorker } from './qr-render/qr-render.worker';
+import { startDomainRecheck } from './domain-recheck';
 import { startRetention } from './retention';
 import { startWebhookWorker } from './webhooks/webhook-delivery.worker';
 import { createWorkerMetrics } from './worker-metrics';
@@ -87,6 +88,7 @@ async function main(): Promise<void> {
       visits: { deleteVisits: (target) => deleteVisits(target, eventsRedis, keys) },
     }),
   });
+  const domainRecheck = startDomainRecheck({ config, logger, redis: eventsRedis, keys, events });
   // On the events connection too: the lock and the link cache's invalidations are plain commands.
   const linkChecks = startLinkChecks({ config, logger, redis: eventsRedis, keys, events });
   const server = await startWorkerServer({
@@ -105,12 +107,13 @@ async function main(): Promise<void> {
     () => importWorker.close(),
     () => drainer.stop(),
     async () => retention.stop(),
+    async () => domainRecheck.stop(),
     async () => linkChecks.stop(),
     () => qrQueue.close(),
     () => events.close(),
-    () => eventsRedis.quit(),
-    () => probe.quit(),
-    () => redis.quit(),
+    () => closeRedisClient(eventsRedis),
+    () => closeRedisClient(probe),
+    () => closeRedisClient(redis),
     () => database.close(),
   ]);
 }

@@ -21,6 +21,7 @@ import { DEFAULT_SIZE, MAX_SIZE, MIN_SIZE } from '../qr-codes/qr-codes.schemas';
 import { notFound } from '../shared/errors/app-error';
 import { toAppError } from '../shared/errors/error-handler';
 import { accountPages } from './account.pages';
+import { accountSwitchRouter, actingAccountId, resolveActingAccount } from './acting';
 import { csrfToken, requireCsrf } from './csrf';
 import { linkFormSpecs } from './link-forms';
 import { errorPage } from './pages/error.page';
@@ -29,7 +30,8 @@ import { signInPage } from './pages/sign-in.page';
 import { resourceViews } from './resources';
 import { requireSignedIn, signIn, signOut } from './sign-in.routes';
 import { signInPageLimit } from './sign-in';
-import { sessionUser, signedInUser } from './session-user';
+import { sessionUser } from './session-user';
+import { teamPages } from './team.pages';
 
 /** The dashboard's server-rendered pages; the resource pages are filled by web/app/app.js. */
 export function dashboardPages(deps: AppDeps, apiRouteTable: ReadonlySet<string>): Router {
@@ -49,6 +51,9 @@ export function dashboardPages(deps: AppDeps, apiRouteTable: ReadonlySet<string>
   router.post('/signout', signOut(deps));
 
   router.use(requireSignedIn);
+  router.use(resolveActingAccount(deps));
+  router.use(accountSwitchRouter(deps));
+  router.use(teamPages(apiRouteTable));
 
   router.get('/', (_req, res) => res.redirect(303, '/app/links'));
 
@@ -60,7 +65,7 @@ export function dashboardPages(deps: AppDeps, apiRouteTable: ReadonlySet<string>
   router.get('/links/:id', async (req, res) => {
     const id = Number(req.params.id);
     if (!Number.isSafeInteger(id) || id < 1) throw notFound('No such link');
-    await getLink(signedInUser(req).id, id);
+    await getLink(actingAccountId(req), id);
     sendView(req, res, 'Link', 'link', { id, ...linkForms });
   });
 
@@ -85,7 +90,7 @@ export function dashboardPages(deps: AppDeps, apiRouteTable: ReadonlySet<string>
   router.get('/qr/:id', async (req, res) => {
     const id = Number(req.params.id);
     if (!Number.isSafeInteger(id) || id < 1) throw notFound('No such QR code');
-    const qr = await getQr(signedInUser(req).id, id);
+    const qr = await getQr(actingAccountId(req), id);
     sendView(req, res, 'QR code', 'qr', {
       id,
       ...qrForm,

@@ -42,8 +42,8 @@ export interface ApiParts {
   hosts: ServiceHosts;
 }
 
-/** Dashboard POSTs that change no record: signing in and out, a form's check, a QR preview. */
-const NOT_WRITES = /^\/(signin|signout|api\/dashboard\/check|api\/dashboard\/qr-preview)$/;
+/** Dashboard POSTs that change no record: signing in and out, switching account, a form's check, a QR preview. */
+const NOT_WRITES = /^\/(signin|signout|switch|api\/dashboard\/check|api\/dashboard\/qr-preview)$/;
 
 export function dashboardRouter(deps: AppDeps, parts: ApiParts): Router {
   const { config } = deps;

@@ -93,7 +93,13 @@ export function formFields(
         nullable: d.allow?.includes(null) ?? false,
         ...(hint.help ? { help: hint.help } : {}),
         ...(hint.optionsFrom ? { optionsFrom: hint.optionsFrom } : {}),
+        ...(hint.ruleKeys ? { ruleKeys: hint.ruleKeys } : {}),
       };
+      if (kind === 'rules') {
+        field.rowLabel = hint.rowLabel ?? 'rule';
+        const max = maxOf(d);
+        if (max !== undefined) field.maxRows = max;
+      }
       if (kind === 'rows') {
         field.columns = columnsOf(d, { ...hint, label });
         field.rowLabel = hint.rowLabel ?? 'row';

@@ -1,6 +1,7 @@
 import { DEVICES } from '../visitor/rules/rule-values';
 import { countryName, UNKNOWN_COUNTRY } from '../visits/visit-capture';
 import type { FieldHint } from './form-fields';
+import { ruleHints } from './rule-hints';
 import type { FieldOption } from './view-types';
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
@@ -102,6 +103,7 @@ export const linkHints: Record<string, FieldHint> = {
       link: targetLink,
     },
   },
+  ...ruleHints,
   parameters: {
     label: 'Parameters',
     rowLabel: 'parameter',

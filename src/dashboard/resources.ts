@@ -21,6 +21,7 @@ interface ResourceDefinition {
   remove: string;
   hints?: Record<string, FieldHint>;
   members?: ResourceView['members'];
+  action?: ResourceView['action'];
 }
 
 const definitions: ResourceDefinition[] = [
@@ -74,16 +75,18 @@ const definitions: ResourceDefinition[] = [
     title: 'Branded domains',
     singular: 'domain',
     intro:
-      'Serve your short links on your own domain: add it here, then create the DNS record shown below at your DNS provider.',
+      'Serve your short links on your own domain: point it here (the DNS record shown below), add it, then prove it is yours with the TXT record its Ownership column names and press Verify.',
     list: { path: '/domains', key: 'domains' },
     columns: [
       { name: 'domain', label: 'Domain', kind: 'code' },
+      { name: 'verification', label: 'Ownership', kind: 'verification' },
       { name: 'redirectroot', label: 'Root redirects to', kind: 'link' },
       { name: 'redirect404', label: 'Unknown alias redirects to', kind: 'link' },
     ],
     create: { path: '/domain/add', schema: domainCreateSchema },
     update: { path: '/domain/:id/update', schema: domainUpdateSchema },
     remove: '/domain/:id/delete',
+    action: { label: 'Verify', path: '/domain/:id/verify' },
     hints: {
       domain: { help: 'The address visitors will see, e.g. https://go.example.com' },
       redirectroot: { label: 'Redirect the root to' },
@@ -188,6 +191,7 @@ export function resourceViews(routes: ReadonlySet<string>): Map<string, Resource
     }
     if (has('DELETE', d.remove)) view.remove = { path: d.remove };
     if (d.members && has('GET', d.members.path)) view.members = d.members;
+    if (d.action && has('POST', d.action.path)) view.action = d.action;
     views.set(d.key, view);
   }
   return views;

@@ -14,7 +14,8 @@ export type FieldKind =
   | 'multiselect'
   | 'datetime'
   | 'color'
-  | 'rows';
+  | 'rows'
+  | 'rules';
 
 export interface FieldOption {
   value: string;
@@ -43,6 +44,19 @@ export interface RowColumn {
   optionsFrom?: OptionsSource;
 }
 
+/**
+ * One key of a redirect rule's `when`, as the rules editor (web/app/rules.js) offers it: `list`
+ * is values separated by commas, `devices` a box per device, `query` `name=value&name=*`,
+ * `datetime` a local date and time (sent with its zone).
+ */
+export interface RuleKeySpec {
+  name: string;
+  label: string;
+  kind: 'list' | 'devices' | 'query' | 'datetime';
+  help?: string;
+  options?: FieldOption[];
+}
+
 /** One input of a dashboard form, as web/app/app.js renders it. */
 export interface FormField {
   name: string;
@@ -59,6 +73,8 @@ export interface FormField {
   /** `rows`: what one row is called (`country rule`), for its buttons and labels. */
   rowLabel?: string;
   maxRows?: number;
+  /** `rules`: the keys a rule's `when` may name, in the order the editor shows them. */
+  ruleKeys?: RuleKeySpec[];
 }
 
 /** One message of `POST /app/api/dashboard/check`: `path` `[0, 'link']` is the first row's link. */
@@ -78,7 +94,8 @@ export interface FormSpec {
 export interface Column {
   name: string;
   label: string;
-  kind?: 'link' | 'code' | 'bool';
+  /** `verification`: a branded domain's ownership state and the TXT record it needs (M6). */
+  kind?: 'link' | 'code' | 'bool' | 'verification';
 }
 
 /** What the client needs to list, create, edit and delete one kind of record through the API. */
@@ -94,4 +111,6 @@ export interface ResourceView {
   remove?: { path: string };
   /** Each record's own list (a channel's items, an overlay's contact responses). */
   members?: { label: string; path: string; key: string; columns: Column[] };
+  /** A POST on one record that answers a message (a domain's ownership check). */
+  action?: { label: string; path: string };
 }

@@ -8,6 +8,8 @@ export interface DomainResolver {
   resolve4(hostname: string): Promise<string[]>;
   resolve6(hostname: string): Promise<string[]>;
   resolveCname(hostname: string): Promise<string[]>;
+  /** Each TXT record as the strings it is split into. */
+  resolveTxt(hostname: string): Promise<string[][]>;
 }
 
 /** The system's DNS servers, with short timeouts so a dead server cannot hold a request for long. */
@@ -17,6 +19,7 @@ export function systemResolver(): DomainResolver {
     resolve4: (hostname) => resolver.resolve4(hostname),
     resolve6: (hostname) => resolver.resolve6(hostname),
     resolveCname: (hostname) => resolver.resolveCname(hostname),
+    resolveTxt: (hostname) => resolver.resolveTxt(hostname),
   };
 }
 

@@ -3,7 +3,18 @@ import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
 import { withinPlan } from '../plans/plan-limit.middleware';
 import type { PageQuery } from '../shared/http/pagination';
-import { createdResponse, sendCreated, sendList, sendMessage } from '../shared/http/responses';
+import Joi from 'joi';
+import {
+  createdResponse,
+  dataResponse,
+  sendCreated,
+  sendData,
+  sendList,
+  sendMessage,
+} from '../shared/http/responses';
+import { idParams } from '../shared/http/id-params';
+import { presentVerification } from './domain-ownership';
+import { verifyDomainOwnership } from './domain-verification.service';
 import { deleteEndpoint, listEndpoint, updateEndpoint } from '../shared/http/common-endpoints';
 import { endpoint } from '../shared/http/endpoint';
 import { validatedQuery } from '../shared/http/validate';
@@ -27,7 +38,8 @@ const api = {
     tag,
     scope: 'domains:write',
     summary: 'Add a branded domain',
-    description: 'The domain must already point to this service (DNS A, AAAA or CNAME).',
+    description:
+      'The domain must already point to this service (DNS A, AAAA or CNAME). With the DNS check on, the new domain is `pending` and serves nothing until its ownership is verified: publish the TXT record its `verification.record` names (GET /api/domains), then call POST /api/domain/{id}/verify.',
     body: domainCreateSchema,
     example: { domain: 'https://go.example.com', redirectroot: 'https://example.com' },
     responses: { 200: createdResponse({}, 'The new domain') },
@@ -40,12 +52,35 @@ const api = {
     'domains',
   ),
   delete: deleteEndpoint(tag, 'Delete a branded domain', 'domains'),
+  verify: endpoint({
+    tag,
+    scope: 'domains:write',
+    summary: "Verify a domain's ownership now (its TXT record)",
+    description:
+      "Looks up the TXT record `_linkqr.<host>`; when it holds the domain's token, a pending or suspended domain starts serving. A 422 names the record to create. The worker checks every domain again periodically and suspends one whose record is gone.",
+    params: idParams,
+    responses: {
+      200: dataResponse(
+        { message: Joi.string(), verification: domainJson.extract('verification') },
+        'Verified',
+      ),
+    },
+    errors: [404, 422],
+  }),
 };
 
 export function domainsRouter(deps: AppDeps): Router {
   const hosts = domainCacheFor(deps);
   const router = Router();
-  const verify = domainVerifier(deps.config, deps.domainResolver ?? systemResolver());
+  const resolver = deps.domainResolver ?? systemResolver();
+  const verify = domainVerifier(deps.config, resolver);
+  const ownership = {
+    resolver,
+    domainCheck: deps.config.domainCheck,
+    recheckMs: deps.config.domainRecheckMs,
+    hosts,
+    events: deps.webhooks,
+  };
 
   router.get('/domains', api.list, async (req, res) => {
     const query = validatedQuery<PageQuery>(res);
@@ -59,7 +94,7 @@ export function domainsRouter(deps: AppDeps): Router {
     withinPlan(deps, 'maxDomains', BrandedDomain),
     async (req, res) => {
       const input = req.body as DomainCreate;
-      const domain = await createDomain(currentUser(req).id, input, verify, hosts);
+      const domain = await createDomain(currentUser(req).id, input, verify, hosts, ownership);
       sendCreated(res, { id: domain.id });
     },
   );
@@ -68,6 +103,18 @@ export function domainsRouter(deps: AppDeps): Router {
     const change = req.body as DomainUpdate;
     await updateDomain(currentUser(req).id, Number(req.params.id), change, hosts);
     sendMessage(res, 'Domain has been successfully updated.');
+  });
+
+  router.post('/domain/:id/verify', api.verify, async (req, res) => {
+    const domain = await verifyDomainOwnership(
+      currentUser(req).id,
+      Number(req.params.id),
+      ownership,
+    );
+    sendData(res, {
+      message: 'Domain ownership verified: its links are served.',
+      verification: presentVerification(domain),
+    });
   });
 
   router.delete('/domain/:id/delete', api.delete, async (req, res) => {

@@ -6,6 +6,7 @@ import type { PageQuery } from '../shared/http/pagination';
 import { nextId } from '../shared/ids/counter.model';
 import type { Invalidator } from '../shared/cache/shared-cache';
 import type { DomainVerifier } from './domain-check';
+import { newVerifyToken, statusOf } from './domain-ownership';
 import { BrandedDomain, type BrandedDomainRecord } from './domain.model';
 import { hostOf, normaliseDomain } from './domain-name';
 import type { DomainCreate, DomainUpdate } from './domains.schemas';
@@ -28,17 +29,38 @@ export function listDomains(userId: number, query: PageQuery) {
   return listOwned(ownedDomains, userId, query);
 }
 
-/** Claims a domain for the user: unique across the service, and verified to point here. */
+/**
+ * How long an unproven claim holds its host against other accounts: after that, someone else may
+ * claim it (a squatter on a dangling record cannot hold a domain forever).
+ */
+export const PENDING_HOLD_MS = 3 * 86_400_000;
+
+/** Whether an existing claim on the host keeps `userId` from claiming it. */
+function holds(existing: BrandedDomainRecord, userId: number, now: Date): boolean {
+  if (existing.userId === userId || existing.status !== 'pending') return true;
+  return existing.createdAt.getTime() + PENDING_HOLD_MS > now.getTime();
+}
+
+/**
+ * Claims a domain for the user: unique across the service, and verified to point here. With
+ * DOMAIN_CHECK=dns the claim is `pending` (it serves nothing) until the TXT record
+ * `_linkqr.<host>` holds its token (issue 29, M6); with `off` it serves at once.
+ */
 export async function createDomain(
   userId: number,
   input: DomainCreate,
   verify: DomainVerifier,
   hosts: Invalidator,
+  ownership: { domainCheck: 'dns' | 'off'; recheckMs: number },
 ): Promise<BrandedDomainRecord> {
   const domain = normaliseDomain(input.domain);
   const host = hostOf(domain);
-  if (await BrandedDomain.exists({ host })) throw conflict(TAKEN);
+  const now = new Date();
+  const existing = await BrandedDomain.findOne({ host }).lean();
+  if (existing && holds(existing, userId, now)) throw conflict(TAKEN);
   await verify(host);
+  if (existing) await BrandedDomain.deleteOne({ id: existing.id, status: 'pending' });
+  const proven = ownership.domainCheck === 'off';
   try {
     const doc = await BrandedDomain.create({
       id: await nextId('domains'),
@@ -49,7 +71,12 @@ export async function createDomain(
       redirect404: redirectValue(input.redirect404),
       appleAppSiteAssociation: input.appleAppSiteAssociation ?? null,
       assetLinks: input.assetLinks ?? null,
-      createdAt: new Date(),
+      createdAt: now,
+      status: proven ? 'verified' : 'pending',
+      verifyToken: newVerifyToken(),
+      verifiedAt: proven ? now : null,
+      // Off: never checked, until DOMAIN_CHECK=dns schedules it (with a grace period).
+      nextCheckAt: proven ? null : new Date(now.getTime() + ownership.recheckMs),
     });
     return doc.toObject();
   } catch (err) {
@@ -121,5 +148,6 @@ export async function findDomainByHost(host: string): Promise<BrandedDomainConte
     redirect404: doc.redirect404 ?? null,
     appleAppSiteAssociation: doc.appleAppSiteAssociation ?? null,
     assetLinks: doc.assetLinks ?? null,
+    status: statusOf(doc),
   };
 }

@@ -27,15 +27,19 @@ const API_PREFIX = '/api/';
 const SERVICE_ROUTE = /^\/(?:app|docs|metrics|healthz|readyz)(?:\/|$)/;
 
 /**
- * Statuses any route can answer (500), plus, on a visitor route, 429, and on a key-protected /api
+ * Statuses any route can answer (500), plus, on a visitor route, 429 and 503, and on a key-protected /api
  * route, 401, 429, 503 (MongoDB or Redis away) and those its schemas imply.
  */
 function impliedFailures(route: RegisteredRoute, doc: EndpointDoc): number[] {
   const statuses = new Set([500, ...(doc.errors ?? [])]);
   // Malformed percent-encoding in a path parameter: `bad_uri`.
   if (route.template.includes('{')) statuses.add(400);
-  // Visitor routes: the per-address limit (PUBLIC_RATE_LIMIT), fast path included (L3).
-  if (!route.path.startsWith(API_PREFIX) && !SERVICE_ROUTE.test(route.path)) statuses.add(429);
+  // Visitor routes: the per-address limit (PUBLIC_RATE_LIMIT), fast path included (L3), and the
+  // page of a branded domain whose ownership is not proven (M6).
+  if (!route.path.startsWith(API_PREFIX) && !SERVICE_ROUTE.test(route.path)) {
+    statuses.add(429);
+    statuses.add(503);
+  }
   if (!route.path.startsWith(API_PREFIX) || doc.public) return [...statuses].sort((a, b) => a - b);
   [401, 429, 503].forEach((s) => statuses.add(s));
   if (doc.scope) statuses.add(403);

@@ -30,7 +30,7 @@ export function membershipCacheFor(
 export const membershipCacheKey = (accountId: number, memberId: number) =>
   `${accountId}:${memberId}`;
 
-async function loadGrant(accountId: number, memberId: number): Promise<MemberGrant | null> {
+export async function loadGrant(accountId: number, memberId: number): Promise<MemberGrant | null> {
   const membership = await Membership.findOne({ accountId, memberId }).lean();
   if (!membership) return null;
   const owner = await User.findOne({ id: accountId }).lean();

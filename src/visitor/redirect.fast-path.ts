@@ -49,7 +49,8 @@ export function redirectFastPath(
     const host = hostname.toLowerCase();
     if (host === serviceHost || !isBrandableHost(host)) return DEFAULT_DOMAIN_ID;
     const domain = domains.peek(host);
-    if (domain === undefined) return undefined;
+    // An unverified domain's page comes from the normal routes.
+    if (domain === undefined || (domain && domain.status !== 'verified')) return undefined;
     return domain?.id ?? DEFAULT_DOMAIN_ID;
   }
 

@@ -9,6 +9,9 @@ export const WEBHOOK_EVENTS = [
   'qr.ready',
   'qr.failed',
   'clicks',
+  // A branded domain's ownership record found again, or gone (issue 29, M6).
+  'domain.verified',
+  'domain.suspended',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 

@@ -6,6 +6,7 @@ import { launchChromium } from '../support/browser';
 import { createDashboardUser, TEST_PASSWORD } from '../support/dashboard';
 import { client } from '../support/http';
 import { createLink } from '../support/links';
+import { createTestUser } from '../support/users';
 
 interface Violation {
   id: string;
@@ -52,6 +53,19 @@ describe('dashboard accessibility: axe-core on every page at 1280 px and 375 px 
       url: 'https://example.com/a',
       geotarget: [{ location: 'DE', link: 'https://example.de' }],
       parameters: [{ name: 'utm_source', value: 'qr' }],
+      // The rules editor, the variants, the limit and the health badge are on the page too.
+      rules: [
+        {
+          url: 'https://example.com/news',
+          when: { query: { utm_source: 'news' }, device: ['iphone'] },
+        },
+      ],
+      variants: [
+        { url: 'https://example.com/a1', weight: 50 },
+        { url: 'https://example.com/a2', weight: 50 },
+      ],
+      maxclicks: 100,
+      monitor: true,
     });
     const qr = await api.post<{ id: number }>('/api/qr/add', { type: 'text', data: 'hello' });
     await api.post('/api/campaign/add', {
@@ -61,10 +75,19 @@ describe('dashboard accessibility: axe-core on every page at 1280 px and 375 px 
     });
     await api.post('/api/channel/add', { name: 'Menus' });
     await api.post('/api/pixel/add', { type: 'gtmpixel', name: 'Shop', tag: 'GTM-ABC1234' });
+    // A member of another account, and with a member of their own: the account switcher and both
+    // of the Team page's lists are on the pages.
+    const other = await createTestUser();
+    await client(app.url, other.apiKey).post('/api/team/add', {
+      username: user.user.username,
+      role: 'editor',
+    });
+    const colleague = await createTestUser();
+    await api.post('/api/team/add', { username: colleague.user.username, role: 'viewer' });
     pages = [
       ['/app/links', '#view table'],
       ['/app/links/new', '#view form'],
-      [`/app/links/${link.id}`, '#view fieldset.rows'],
+      [`/app/links/${link.id}`, '#view .rule'],
       ['/app/qr', '#view'],
       ['/app/qr/new', '.preview'],
       [`/app/qr/${qr.body.id}`, '#view form'],
@@ -75,6 +98,9 @@ describe('dashboard accessibility: axe-core on every page at 1280 px and 375 px 
       ['/app/r/pixels', '#view table'],
       ['/app/r/splash', '#view p'],
       ['/app/r/overlays', '#view p'],
+      ['/app/keys', '#view table'],
+      ['/app/team', '#view table'],
+      ['/app/audit', '#view table'],
       ['/app/nothing-here', 'h1'],
     ];
   });
@@ -122,6 +148,10 @@ describe('dashboard accessibility: axe-core on every page at 1280 px and 375 px 
       await page.getByRole('button', { name: 'New campaign' }).click();
       await page.getByRole('dialog').waitFor();
       await check('/app/r/campaigns, new campaign dialog');
+      await page.goto('/app/keys');
+      await page.getByRole('button', { name: 'New key' }).click();
+      await page.getByRole('dialog').waitFor();
+      await check('/app/keys, new key dialog');
       await context.close();
       expect(found, found.join('\n')).to.deep.equal([]);
     });

@@ -4,7 +4,7 @@ import { Link } from '../../src/links/link.model';
 import { startTestApp, type TestApp } from '../support/app-harness';
 import { launchChromium, screenshot } from '../support/browser';
 import { createDashboardUser, TEST_PASSWORD } from '../support/dashboard';
-import { startTestImportWorker } from '../support/imports';
+import { finishedImport, startTestImportWorker, uploadImport } from '../support/imports';
 import { createLink } from '../support/links';
 import { createTestUser, uniqueName, type TestUser } from '../support/users';
 
@@ -76,6 +76,66 @@ describe('dashboard Import page in a browser', function () {
     ).to.equal(1);
     expect(await Link.countDocuments({ userId: user.user.id })).to.equal(2);
     await screenshot(page, 'import');
+  });
+
+  it("lists past imports with their status and counts, and opens each one's errors", async () => {
+    const user = await createDashboardUser();
+    const other = await createTestUser();
+    const stem = uniqueName('hi');
+    const csv = [
+      'keyword,url',
+      `${stem}-a,https://example.com/a`,
+      `${stem}-b,ftp://example.com/b`,
+    ].join('\n');
+    const done = await uploadImport(app, user.apiKey, csv);
+    await finishedImport(app, user.apiKey, done.body.id);
+    const refused = await uploadImport(app, user.apiKey, '{"hello":1}\n', { source: 'linkqr' });
+    await finishedImport(app, user.apiKey, refused.body.id);
+    const theirs = await uploadImport(app, other.apiKey, csv);
+    await finishedImport(app, other.apiKey, theirs.body.id);
+
+    const page = await signedInPage(user);
+    await page.goto('/app/import');
+    const history = page.getByRole('region', { name: 'Past imports' });
+    const rows = history.locator('tbody tr');
+    await rows.first().waitFor();
+    const cells = await rows.evaluateAll((trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].slice(0, 7).map((td) => td.textContent)),
+    );
+    // Newest first; another user's import is not among them.
+    expect(cells).to.deep.equal([
+      [String(refused.body.id), 'linkqr export file', 'failed', '0', '0', '0', '0'],
+      [
+        String(done.body.id),
+        'CSV file (YOURLS, Bitly, Rebrandly, Shlink exports)',
+        'done',
+        '1',
+        '0',
+        '1',
+        '2',
+      ],
+    ]);
+
+    await history.getByRole('button', { name: `Report of import ${done.body.id}` }).click();
+    const dialog = page.getByRole('dialog', { name: new RegExp(`^Import ${done.body.id} `) });
+    await dialog
+      .getByRole('status')
+      .filter({ hasText: /^done:/ })
+      .waitFor();
+    expect(await dialog.getByRole('status').textContent()).to.equal(
+      'done: 1 imported, 0 skipped, 1 failed of 2',
+    );
+    expect(
+      await dialog
+        .getByRole('cell', { name: 'url ftp://example.com/b is not an http or https URL' })
+        .count(),
+    ).to.equal(1);
+    await screenshot(page, 'import-history');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+
+    await history.getByRole('button', { name: `Report of import ${refused.body.id}` }).click();
+    const failed = page.getByRole('dialog', { name: new RegExp(`^Import ${refused.body.id} `) });
+    await failed.getByRole('cell', { name: 'not a linkqr export' }).waitFor();
   });
 
   it('shows the API error beside the form for a source without its address', async () => {

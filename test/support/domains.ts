@@ -45,6 +45,9 @@ export interface FakeRecords {
   a?: string[];
   aaaa?: string[];
   cname?: string[];
+  txt?: string[];
+  /** Every lookup of the name fails with this code (ETIMEOUT, ESERVFAIL: the DNS failed). */
+  fail?: string;
 }
 
 function dnsError(code: string, hostname: string): Error {
@@ -57,10 +60,11 @@ function dnsError(code: string, hostname: string): Error {
  */
 export function fakeResolver(zone: Record<string, FakeRecords>) {
   const queries: string[] = [];
-  const answer = (type: keyof FakeRecords) => async (hostname: string) => {
+  const answer = (type: 'a' | 'aaaa' | 'cname' | 'txt') => async (hostname: string) => {
     queries.push(`${type} ${hostname}`);
     const records = zone[hostname];
     if (!records) throw dnsError('ENOTFOUND', hostname);
+    if (records.fail) throw dnsError(records.fail, hostname);
     const values = records[type];
     if (!values?.length) throw dnsError('ENODATA', hostname);
     return values;
@@ -69,6 +73,9 @@ export function fakeResolver(zone: Record<string, FakeRecords>) {
     resolve4: answer('a'),
     resolve6: answer('aaaa'),
     resolveCname: answer('cname'),
+    // A long TXT value arrives in chunks of at most 255 characters.
+    resolveTxt: async (hostname: string) =>
+      (await answer('txt')(hostname)).map((v) => v.match(/.{1,255}/g) ?? ['']),
   };
   return { resolver, queries };
 }

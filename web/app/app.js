@@ -24,6 +24,9 @@ const views = {
   qr: () => import('./qr.js').then((m) => m.qrView),
   resource: () => import('./resources.js').then((m) => m.resourceView),
   import: () => import('./import.js').then((m) => m.importView),
+  keys: () => import('./keys.js').then((m) => m.keysView),
+  team: () => import('./team.js').then((m) => m.teamView),
+  audit: () => import('./audit.js').then((m) => m.auditView),
 };
 
 const name = document.body.dataset.view;

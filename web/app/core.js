@@ -5,6 +5,9 @@
 
 const csrfMeta = document.querySelector('meta[name="csrf-token"]');
 export const csrf = csrfMeta ? csrfMeta.getAttribute('content') || '' : '';
+const accountMeta = document.querySelector('meta[name="linkqr-account"]');
+/** The account the switcher chose (its owner's id), sent as `Linkqr-Account`; '' is the user's own. */
+export const actingAccount = accountMeta ? accountMeta.getAttribute('content') || '' : '';
 
 /**
  * Builds an element. Children are nodes or text (never parsed as HTML); attributes starting
@@ -52,17 +55,26 @@ export class ApiError extends Error {
 }
 
 /**
- * One call to the API through the session: /app/api mirrors /api. Callers name the answer's
- * shape with a cast.
+ * One call to the API through the session: /app/api mirrors /api, in the account the switcher
+ * chose (`account`: an owner's id, '' for the user's own). Callers name the answer's shape with a
+ * cast.
  * @param {string} method
  * @param {string} path
  * @param {unknown} [body]
  * @param {string} [contentType]
+ * @param {string} [account]
  * @returns {Promise<Answer>}
  */
-export async function api(method, path, body, contentType = 'application/json') {
+export async function api(
+  method,
+  path,
+  body,
+  contentType = 'application/json',
+  account = actingAccount,
+) {
   /** @type {Record<string, string>} */
   const headers = { 'x-csrf-token': csrf, accept: 'application/json' };
+  if (account) headers['linkqr-account'] = account;
   /** @type {BodyInit | undefined} */
   let payload;
   if (body !== undefined) {
@@ -86,6 +98,14 @@ export async function api(method, path, body, contentType = 'application/json') 
   }
   return json;
 }
+
+/**
+ * A call in the user's own account whatever the switcher chose: their keys and their team.
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ */
+export const ownApi = (method, path, body) => api(method, path, body, 'application/json', '');
 
 /**
  * The choices one of the caller's own lists offers (their pixels, splash pages, ...).

@@ -1,6 +1,7 @@
 // Forms rendered from the field lists the server derives from the API's own validators.
 import { api, choicesFrom, fieldOf, h, nextId, notice } from './core.js';
 import { rowsEditor } from './rows.js';
+import { rulesEditor } from './rules.js';
 /** @typedef {import('../types').FormField} FormField */
 /** @typedef {import('../types').OptionsSource} OptionsSource */
 /** @typedef {import('../types').Answer} Answer */
@@ -144,8 +145,8 @@ export function resourceForm({ fields, values = {}, method, path, check, submitL
     const describedBy = [helpId, errorId].filter(Boolean).join(' ');
     const error = h('p', { class: 'error', id: errorId, hidden: true });
     const help = field.help ? h('p', { class: 'help', id: helpId }, field.help) : null;
-    if (field.kind === 'rows') {
-      const editor = rowsEditor({
+    if (field.kind === 'rows' || field.kind === 'rules') {
+      const editor = (field.kind === 'rules' ? rulesEditor : rowsEditor)({
         field,
         value: values[field.name],
         describedBy,

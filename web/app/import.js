@@ -1,7 +1,22 @@
 // The Import page: start an import from another service or a file, follow it, read its report.
-import { ApiError, api, csrf, errorBox, h, messageOf, setTitle, table } from './core.js';
+import {
+  ApiError,
+  actingAccount,
+  api,
+  csrf,
+  errorBox,
+  h,
+  messageOf,
+  openDialog,
+  pager,
+  setTitle,
+  table,
+} from './core.js';
 /** @typedef {import('../types').ImportPage} ImportPage */
 /** @typedef {import('../types').ImportReport} ImportReport */
+/** @typedef {import('../types').ListAnswer<ImportReport>} ImportList */
+
+const HISTORY_PAGE = 10;
 
 /** Sources read from a file; the others from an instance's API. */
 const FILE_SOURCES = ['csv', 'linkqr'];
@@ -22,7 +37,11 @@ const LABELS = /** @type {Record<string, string>} */ ({
 async function upload(form) {
   const res = await fetch('/app/api/import', {
     method: 'POST',
-    headers: { 'x-csrf-token': csrf, accept: 'application/json' },
+    headers: {
+      'x-csrf-token': csrf,
+      accept: 'application/json',
+      ...(actingAccount ? { 'linkqr-account': actingAccount } : {}),
+    },
     body: form,
     credentials: 'same-origin',
   });
@@ -83,6 +102,80 @@ function webhooksOf(r) {
       w.secret ? h('code', {}, w.secret) : 'shown once, no longer',
     ]),
   );
+}
+
+/**
+ * Opens one import's whole report (errors, webhooks) in a dialog, read afresh.
+ * @param {ImportReport} r
+ */
+async function openReport(r) {
+  const body = h('div', { class: 'import-report' }, h('p', { role: 'status' }, 'Loading…'));
+  openDialog(`Import ${r.id} from ${r.source}`, body);
+  try {
+    const answer = /** @type {{ data: ImportReport }} */ (
+      /** @type {unknown} */ (await api('GET', `/import/${r.id}`))
+    );
+    body.replaceChildren(progressOf(answer.data));
+  } catch (error) {
+    body.replaceChildren(errorBox(error));
+  }
+}
+
+/**
+ * The caller's imports, newest first, a page at a time, each with its status, counts and a
+ * way to its errors.
+ * @param {HTMLElement} section
+ */
+function importHistory(section) {
+  let page = 1;
+  const load = async () => {
+    try {
+      const answer = /** @type {ImportList} */ (
+        /** @type {unknown} */ (await api('GET', `/imports?limit=${HISTORY_PAGE}&page=${page}`))
+      );
+      const imports = answer.data.imports || [];
+      if (!imports.length) {
+        section.replaceChildren(h('h2', {}, 'Past imports'), h('p', {}, 'No imports yet.'));
+        return;
+      }
+      section.replaceChildren(
+        h('h2', {}, 'Past imports'),
+        table(
+          ['Import', 'From', 'Status', 'Imported', 'Skipped', 'Failed', 'Of', 'Started', 'Report'],
+          imports,
+          (r) => [
+            String(r.id),
+            LABELS[r.source] || r.source,
+            r.status,
+            String(r.imported),
+            String(r.skipped),
+            String(r.failed),
+            String(r.total),
+            r.started || '—',
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'link',
+                onclick: () => openReport(r),
+                'aria-label': `Report of import ${r.id}`,
+              },
+              r.errors.length
+                ? `${r.errors.length} error${r.errors.length === 1 ? '' : 's'}`
+                : 'report',
+            ),
+          ],
+        ),
+        pager(answer.data, (p) => {
+          page = p;
+          load();
+        }),
+      );
+    } catch (error) {
+      section.replaceChildren(h('h2', {}, 'Past imports'), errorBox(error));
+    }
+  };
+  return load;
 }
 
 /** @param {HTMLElement} root @param {ImportPage} data */
@@ -164,7 +257,7 @@ export function importView(root, data) {
         /** @type {unknown} */ (await api('GET', `/import/${id}`))
       );
       report.replaceChildren(progressOf(answer.data));
-      if (answer.data.status === 'done' || answer.data.status === 'failed') return;
+      if (answer.data.status === 'done' || answer.data.status === 'failed') return loadHistory();
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
   };
@@ -182,6 +275,7 @@ export function importView(root, data) {
             /** @type {unknown} */ (await api('POST', '/import', Object.fromEntries(fields)))
           );
       report.replaceChildren(h('p', { role: 'status' }, `Import ${started.id} queued…`));
+      loadHistory();
       await follow(started.id);
     } catch (error) {
       problems.replaceChildren(errorBox(error));
@@ -189,6 +283,9 @@ export function importView(root, data) {
     }
   });
   sync();
+  const history = h('section', { class: 'import-history', 'aria-label': 'Past imports' });
+  const loadHistory = importHistory(history);
+  loadHistory();
   root.replaceChildren(
     h(
       'p',
@@ -197,5 +294,6 @@ export function importView(root, data) {
     ),
     form,
     report,
+    history,
   );
 }

@@ -1,6 +1,7 @@
 // Links: the searchable list, the create form and a link's own page (stats, edit, delete).
 import { api, copyText, errorBox, h, notice, pager, setTitle, table, withId } from './core.js';
 import { resourceForm } from './forms.js';
+import { behaviourFacts } from './link-facts.js';
 import { statsPanel } from './stats.js';
 /** @typedef {import('../types').LinkItem} LinkItem */
 /** @typedef {import('../types').LinkDetails} LinkDetails */
@@ -99,7 +100,15 @@ export function linksView(root) {
       results.replaceChildren(
         table(['Short URL', 'Destination', 'Clicks', 'Created', 'Actions'], urls, (link) => [
           h('a', { href: `/app/links/${link.id}` }, link.shorturl.replace(/^https?:\/\//, '')),
-          h('span', { class: 'url' }, link.title ? `${link.title} · ` : '', link.longurl),
+          h(
+            'span',
+            { class: 'url' },
+            link.title ? `${link.title} · ` : '',
+            link.longurl,
+            link.health?.status === 'broken'
+              ? [' ', h('span', { class: 'badge health-broken' }, 'Broken')]
+              : null,
+          ),
           String(link.clicks),
           link.date,
           h(
@@ -208,6 +217,7 @@ export async function linkView(root, data) {
       h('dd', {}, link.expiry || 'never'),
       h('dt', {}, 'Password'),
       h('dd', {}, link.password ? 'yes' : 'no'),
+      behaviourFacts(link),
     ),
     h(
       'p',

@@ -13,12 +13,44 @@ import { resourceForm } from './forms.js';
  */
 function cell(column, item) {
   const value = item[column.name];
+  if (column.kind === 'verification') return ownership(value);
   if (column.kind === 'bool') return value ? 'yes' : 'no';
   if (value === null || value === undefined || value === false || value === '') return '—';
   if (column.kind === 'link' && typeof value === 'string')
     return h('a', { href: value, class: 'url' }, value);
   if (column.kind === 'code') return h('code', { class: 'url' }, String(value));
   return h('span', { class: 'url' }, String(value));
+}
+
+/** @type {Record<string, string>} */
+const OWNERSHIP = {
+  verified: 'Verified',
+  pending: 'Not verified yet: its links are not served',
+  suspended: 'Suspended: the TXT record was not found, its links are paused',
+};
+
+/**
+ * A branded domain's ownership state and, until it is verified, the TXT record that proves it.
+ * @param {unknown} value
+ */
+function ownership(value) {
+  if (!value || typeof value !== 'object') return '—';
+  const v = /** @type {{ status: string, record: { name: string, value: string | null } }} */ (
+    value
+  );
+  const state = h(
+    'strong',
+    { class: v.status === 'verified' ? 'ok' : 'warn', 'data-ownership': v.status },
+    OWNERSHIP[v.status] ?? v.status,
+  );
+  if (v.status === 'verified' || !v.record.value) return state;
+  return h(
+    'div',
+    {},
+    state,
+    h('p', {}, 'Create this TXT record at your DNS provider, then press Verify:'),
+    h('pre', {}, `${v.record.name}.  TXT  "${v.record.value}"`),
+  );
 }
 
 /**
@@ -122,6 +154,22 @@ export function resourceView(root, { resource, dns }) {
     }
   }
 
+  /**
+   * @param {{ label: string, path: string }} action
+   * @param {Item} item
+   */
+  async function act(action, item) {
+    try {
+      const body = /** @type {{ message?: string }} */ (
+        await api('POST', withId(action.path, item.id), {})
+      );
+      message.replaceChildren(notice(body.message || 'Done.'));
+      load();
+    } catch (error) {
+      message.replaceChildren(errorBox(error));
+    }
+  }
+
   async function load() {
     try {
       const path = `${resource.list.path}?limit=20&page=${page}`;
@@ -133,7 +181,7 @@ export function resourceView(root, { resource, dns }) {
       }
       /** @param {Item} item */
       const label = (item) => String(item.name || item.domain || `#${item.id}`);
-      const { members, update, remove: removal } = resource;
+      const { members, update, remove: removal, action } = resource;
       results.replaceChildren(
         table([...resource.columns.map((c) => c.label), 'Actions'], items, (item) => [
           ...resource.columns.map((c) => cell(c, item)),
@@ -151,6 +199,19 @@ export function resourceView(root, { resource, dns }) {
                       ),
                   },
                   members.label,
+                )
+              : null,
+            action &&
+              item.verification &&
+              /** @type {{ status?: string }} */ (item.verification).status !== 'verified'
+              ? h(
+                  'button',
+                  {
+                    type: 'button',
+                    onclick: () => act(action, item),
+                    'aria-label': `${action.label} ${label(item)}`,
+                  },
+                  action.label,
                 )
               : null,
             update

@@ -58,7 +58,8 @@ export function startImportWorker(options: { config: Config; logger: Logger; key
   worker.on('error', (err) => logger.warn({ err: err.message }, 'import worker error'));
   return {
     close: async () => {
-      await worker.close();
+      // Redis away: at once (see closeRedisClient in redis-connections.ts).
+      await worker.close(connection.status !== 'ready');
       connection.disconnect();
       await qrQueue.close();
       queueRedis.disconnect();

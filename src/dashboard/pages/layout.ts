@@ -1,4 +1,6 @@
+import type { AccountSwitch } from '../acting';
 import { html, type SafeHtml } from '../html';
+import { accountSwitcher } from './account-switch';
 
 export const ASSETS = '/app/assets';
 
@@ -18,6 +20,9 @@ export const NAV: readonly NavItem[] = [
   { href: '/app/r/splash', label: 'Splash pages' },
   { href: '/app/r/overlays', label: 'CTA overlays' },
   { href: '/app/import', label: 'Import' },
+  { href: '/app/keys', label: 'API keys' },
+  { href: '/app/team', label: 'Team' },
+  { href: '/app/audit', label: 'Audit log' },
   { href: '/app/account', label: 'Account' },
 ];
 
@@ -29,9 +34,11 @@ export interface LayoutOptions {
   body: SafeHtml;
   /** Present on pages the client script renders (see web/app/app.js). */
   view?: string;
+  /** The account switcher, on the pages that act in an account (see ../acting.ts). */
+  accounts?: AccountSwitch;
 }
 
-function navigation(path: string, csrf: string): SafeHtml {
+function navigation(path: string, csrf: string, accounts?: AccountSwitch): SafeHtml {
   const items = NAV.map(({ href, label }) => {
     const current = path === href || path.startsWith(`${href}/`);
     return html`<li>
@@ -43,19 +50,21 @@ function navigation(path: string, csrf: string): SafeHtml {
         ${items}
       </ul>
     </nav>
+    ${accounts ? accountSwitcher(accounts, csrf) : ''}
     <form method="post" action="/app/signout" class="signout">
       <input type="hidden" name="_csrf" value="${csrf}" />
       <button type="submit" class="link">Sign out</button>
     </form>`;
 }
 
-export function layout({ title, csrf, path, body, view }: LayoutOptions): string {
+export function layout({ title, csrf, path, body, view, accounts }: LayoutOptions): string {
   return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="csrf-token" content="${csrf}">
+${accounts?.acting ? html`<meta name="linkqr-account" content="${accounts.acting.id}" />` : ''}
 <title>${title} · linkqr</title>
 <link rel="stylesheet" href="${ASSETS}/app.css">
 <script type="module" src="${ASSETS}/app.js"></script>
@@ -64,7 +73,7 @@ export function layout({ title, csrf, path, body, view }: LayoutOptions): string
 <a class="skip" href="#main">Skip to content</a>
 <header class="top">
   <a class="brand" href="/app">linkqr</a>
-  ${path === undefined ? '' : navigation(path, csrf)}
+  ${path === undefined ? '' : navigation(path, csrf, accounts)}
 </header>
 <main id="main" tabindex="-1">
 ${body}

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { accountSwitchOf } from '../acting';
 import { csrfToken } from '../csrf';
 import { viewPage } from './view.page';
 
@@ -18,6 +19,7 @@ export function sendView(req: Request, res: Response, title: string, name: strin
       title,
       view: name,
       data,
+      accounts: accountSwitchOf(req),
     }),
   );
 }

@@ -1,3 +1,4 @@
+import type { AccountSwitch } from '../acting';
 import { html, jsonScript } from '../html';
 import { layout } from './layout';
 
@@ -8,10 +9,11 @@ export interface ViewPage {
   /** Which of web/app/app.js's views renders the page. */
   view: string;
   data: unknown;
+  accounts?: AccountSwitch;
 }
 
 /** A page the client script fills from the API in one round trip. */
-export function viewPage({ csrf, path, title, view, data }: ViewPage): string {
+export function viewPage({ csrf, path, title, view, data, accounts }: ViewPage): string {
   const body = html`<h1 id="page-title">${title}</h1>
     <div id="view" aria-live="polite"><p class="muted">Loading…</p></div>
     <noscript
@@ -20,5 +22,5 @@ export function viewPage({ csrf, path, title, view, data }: ViewPage): string {
       </p></noscript
     >
     ${jsonScript('page-data', data)}`;
-  return layout({ title, csrf, path, body, view });
+  return layout({ title, csrf, path, body, view, accounts });
 }

@@ -12,6 +12,8 @@ export interface BrandedDomainContext {
   /** App-link files as served (JSON text), null when not set. */
   appleAppSiteAssociation?: string | null;
   assetLinks?: string | null;
+  /** Only a `verified` domain serves its links (issue 29, M6); the others answer a page saying why. */
+  status: 'pending' | 'verified' | 'suspended';
 }
 
 export function brandedDomainOf(res: Response): BrandedDomainContext | undefined {

@@ -108,6 +108,19 @@ export function duplicateRedisClient(client: RedisClient, overrides: RedisOption
   return client.duplicate(overrides);
 }
 
+/**
+ * Closes a connection: `QUIT` while it is up, else at once. A `QUIT` sent while it reconnects
+ * waits in the offline queue, and on Sentinel, with every sentinel gone, it reconnects for ever:
+ * a shutdown waiting for it never ended. BullMQ workers on such a connection are closed with
+ * `worker.close(redis.status !== 'ready')` for the same reason: a graceful close waits for the
+ * `QUIT` of BullMQ's own blocking connection, and with Redis away no running job could be marked
+ * done anyway (BullMQ runs it again once it counts as stalled).
+ */
+export async function closeRedisClient(redis: RedisClient): Promise<void> {
+  if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
+  else redis.disconnect();
+}
+
 /** Resolves once the client is ready, or rejects when it is not within `timeoutMs`. */
 export async function waitForRedis(redis: RedisClient, timeoutMs = 5000): Promise<void> {
   if (redis.status === 'ready') return;

@@ -22,11 +22,16 @@ interface ShlinkPage {
   };
 }
 
-/** What linkqr cannot hold of a Shlink short URL, said in the report instead of dropped silently. */
+/**
+ * What linkqr cannot hold of a Shlink short URL, said in the report instead of dropped silently:
+ * a link has an end (`expiry`) but no start, so `validSince` is the one field left behind.
+ */
 function notesOf(s: ShlinkShortUrl): string[] {
   const notes: string[] = [];
   if (s.meta?.validSince)
-    notes.push(`validSince ${s.meta.validSince} not carried: links are live from their import`);
+    notes.push(
+      `validSince ${s.meta.validSince} skipped: linkqr links have no start date, this one is live from its import`,
+    );
   return notes;
 }
 
