@@ -5,10 +5,12 @@ import { twoFactorOff } from '../two-factor/two-factor.cli';
 import { keyRotate, userAdmin, userCreate } from '../users/users.cli';
 import type { CliCommand } from './command';
 import { dbMigrate } from './migrate.cli';
+import { dbShard } from './shard.cli';
 
 /** Every operator command; a resource adds its own by listing it here. */
 export const commands: readonly CliCommand[] = [
   dbMigrate,
+  dbShard,
   userCreate,
   userAdmin,
   keyRotate,

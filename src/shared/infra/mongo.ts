@@ -1,4 +1,5 @@
-import mongoose from 'mongoose';
+import mongoose, { type mongo } from 'mongoose';
+import { replacedWhenSharded } from './shard-plan';
 import type { ReadPreference } from '../../config';
 
 // The embedded engine lacks the `create` and `listCollections` commands: collections are created
@@ -54,7 +55,25 @@ export async function connectMongo(
  */
 export async function ensureIndexes(): Promise<void> {
   for (const model of Object.values(mongoose.models)) {
-    await model.createIndexes();
+    try {
+      await model.createIndexes();
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      const name = model.collection.collectionName;
+      const declared = model.schema.indexes();
+      // IndexOptionsConflict / IndexKeySpecsConflict on a collection `db:shard` sharded: the
+      // unique indexes it made non-unique stay so; the model's other indexes are built.
+      if ((code !== 85 && code !== 86) || !declared.some(([k]) => replacedWhenSharded(name, k))) {
+        throw err;
+      }
+      for (const [keys, options] of declared) {
+        if (replacedWhenSharded(name, keys)) continue;
+        await model.collection.createIndex(
+          keys as mongo.IndexSpecification,
+          options as mongo.CreateIndexesOptions,
+        );
+      }
+    }
   }
 }
 
