@@ -153,6 +153,26 @@ describe('link monitoring (issue 24, item 5)', () => {
     expect(await location()).to.equal(target.url);
   });
 
+  it('starts over when the destination changes: unknown, and visitors go to the new one', async () => {
+    const { api, link, health, location } = await monitoredLink({
+      fallback: 'https://example.com/fallback',
+    });
+    target.status = 503;
+    const t0 = Date.now();
+    await checks.run(new Date(t0));
+    await checks.run(new Date(t0 + HOUR));
+    expect(await location()).to.equal('https://example.com/fallback');
+    const moved = await api.put(`/api/url/${link.id}/update`, { url: 'https://example.com/new' });
+    expect(moved.status, moved.text).to.equal(200);
+    expect(await health()).to.deep.equal({
+      status: 'unknown',
+      checked: null,
+      since: null,
+      lastError: null,
+    });
+    expect(await location()).to.equal('https://example.com/new');
+  });
+
   it('asks with GET when HEAD is refused, and counts what GET answers', async () => {
     const { health } = await monitoredLink();
     target.head = 405;

@@ -2,7 +2,11 @@ import { expect } from 'chai';
 import { purgeExpiredVisits } from '../src/visits/visit-retention';
 import { startTestApp, type TestApp } from './support/app-harness';
 import { createDashboardUser, signedIn } from './support/dashboard';
-import { client } from './support/http';
+import { addOverlay } from './support/behaviour';
+import { createBio } from './support/bio';
+import { client, request } from './support/http';
+import { finishedImport, startTestImportWorker, uploadImport } from './support/imports';
+import { imagePath, startQrWorker, waitForRender } from './support/qr';
 import { createLink, visit } from './support/links';
 import { canExplain, captureQueries, scans, type CapturedQuery } from './support/query-plans';
 import { uniqueName } from './support/users';
@@ -95,6 +99,106 @@ describe('query plans: no request path scans a collection (issue 22)', () => {
     });
     expect(queries.length).to.be.greaterThan(20);
     expect(await scans(queries)).to.deep.equal([]);
+  });
+
+  it('the public QR image, bio page, contact overlay, imports and bulk routes', async function () {
+    this.timeout(90_000);
+    const user = await createDashboardUser();
+    const api = client(app.url, user.apiKey);
+    const renderer = startQrWorker(app);
+    const importer = startTestImportWorker(app);
+    try {
+      const queries = await during(async () => {
+        // The public QR image: rendered by the worker, then served by alias in each format.
+        const qr = await api.post<{ id: number }>('/api/qr/add', { type: 'text', data: 'tour' });
+        expect(qr.status, qr.text).to.equal(200);
+        const details = await waitForRender(app, user.apiKey, qr.body.id, 30_000);
+        expect(details.status).to.equal('ready');
+        for (const format of ['png', 'svg']) {
+          const image = await request(app.url, `${imagePath(details.link)}.${format}`);
+          expect(image.status, `${format}: ${image.text}`).to.equal(200);
+        }
+        expect((await request(app.url, '/qr/no-such-code.png')).status).to.equal(404);
+        const qr2 = await api.post<{ id: number }>('/api/qr/add', { type: 'text', data: 'tour2' });
+        await waitForRender(app, user.apiKey, qr2.body.id, 30_000);
+        const zip = await api.get(`/api/qr/download?ids=${qr.body.id},${qr2.body.id}`);
+        expect(zip.status, zip.text).to.be.below(400);
+        const bulkQr = await api.post('/api/qr/bulk', { qrs: [{ type: 'text', data: 'b1' }] });
+        expect(bulkQr.status, bulkQr.text).to.equal(200);
+
+        // The public bio page, by alias.
+        const bio = await createBio(app, user.apiKey, { name: 'Tour', links: [] });
+        expect((await visit(app, `/b/${bio.alias}`)).status).to.equal(200);
+        expect((await visit(app, '/b/no-such-bio')).status).to.equal(404);
+        await api.get(`/api/bio?after=${bio.id}`);
+
+        // A contact overlay: its page, a message sent through it, the owner's list of them.
+        const overlay = await addOverlay(app, user.apiKey, { type: 'contact', message: 'Hi' });
+        const link = await createLink(app, user.apiKey, {
+          url: 'https://example.com/contact',
+          type: `overlay-${overlay}`,
+        });
+        const page = await visit(app, `/${link.alias}`);
+        const token = /name="token" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
+        const sent = await request(app.url, `/${link.alias}/contact`, {
+          method: 'POST',
+          rawBody: new URLSearchParams({
+            token,
+            name: 'Ann',
+            email: 'ann@example.com',
+            message: 'Call me',
+          }).toString(),
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            accept: 'application/json',
+          },
+        });
+        expect(sent.status, sent.text).to.equal(200);
+        for (const path of [
+          '/api/overlay',
+          `/api/overlay/${overlay}/responses`,
+          `/api/overlay/${overlay}/responses?after=999999999`,
+        ]) {
+          const res = await api.get(path);
+          expect(res.status, `${path}: ${res.text}`).to.equal(200);
+        }
+        await api.put(`/api/overlay/${overlay}/update`, { name: 'renamed' });
+
+        // Bulk links: create, update, delete.
+        const made = await api.post<{ data: Array<{ id: number }> }>('/api/urls/bulk', {
+          urls: [{ url: 'https://example.com/b1' }, { url: 'https://example.com/b2' }],
+        });
+        expect(made.status, made.text).to.equal(200);
+        const ids = made.body.data.map((r) => r.id);
+        const updated = await api.put('/api/urls/bulk', {
+          urls: ids.map((id) => ({ id, title: 'bulk' })),
+        });
+        expect(updated.status, updated.text).to.equal(200);
+        const removed = await request(app.url, '/api/urls/bulk', {
+          method: 'DELETE',
+          key: user.apiKey,
+          body: { ids },
+        });
+        expect(removed.status, removed.text).to.equal(200);
+
+        // An import: the upload, the worker's run, the report and the list.
+        const started = await uploadImport(
+          app,
+          user.apiKey,
+          `keyword,url\n${uniqueName('imp')},https://example.com/imported\n`,
+        );
+        expect(started.status, started.text).to.equal(200);
+        const report = await finishedImport(app, user.apiKey, started.body.id);
+        expect(report.status).to.equal('done');
+        expect((await api.get('/api/imports')).status).to.equal(200);
+        await api.delete(`/api/overlay/${overlay}/delete`);
+      });
+      expect(queries.length).to.be.greaterThan(20);
+      expect(await scans(queries)).to.deep.equal([]);
+    } finally {
+      await importer.close();
+      await renderer.close();
+    }
   });
 
   it('the retention sweep deletes expired raw visits by an index (C1)', async () => {

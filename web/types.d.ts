@@ -133,6 +133,8 @@ export interface LinkItem {
   title: string;
   clicks: number;
   date: string;
+  /** In the dashboard's list: a monitored link's health, null when not monitored. */
+  health?: LinkHealth | null;
 }
 
 export interface LinkHealth {

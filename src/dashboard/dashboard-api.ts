@@ -8,6 +8,7 @@ import type { AppDeps } from '../deps';
 import { Link, type LinkRecord } from '../links/link.model';
 import { originsOf } from '../links/link-domains';
 import { searchFilter } from '../links/link-search';
+import { presentHealth } from '../links/link-health';
 import { presentLink } from '../links/links.presenter';
 import { keysetAfter } from '../links/links.service';
 import { styleSchema } from '../qr-codes/design/style';
@@ -125,7 +126,11 @@ export function dashboardApi(deps: AppDeps): Router {
       items.map((l) => l.id),
     );
     const origins = await originsOf(items);
-    const urls = items.map((l) => presentLink(l, origins, config.publicUrl, clicks.get(l.id) ?? 0));
+    // The list's health badge: what the checks of a monitored link found, null for the others.
+    const urls = items.map((l) => ({
+      ...presentLink(l, origins, config.publicUrl, clicks.get(l.id) ?? 0),
+      health: l.monitor ? presentHealth(l.health) : null,
+    }));
     sendList(res, 'urls', urls, total, query);
   });
 

@@ -22,7 +22,9 @@ import { qrLink } from './qr-codes.presenter';
 import { qrCreateSchema, type QrCreate } from './qr-codes.schemas';
 import { createQr, qrServiceContext } from './qr-codes.service';
 import { findImage } from './qr-images';
-import { IMAGE_FORMATS, variantImage, type ImageFormat } from './qr-variants';
+import { IMAGE_FORMATS, type ImageFormat } from './qr-variants';
+import { awaitVariant, type VariantWaitDeps } from './qr-variant-wait';
+import { qrImageCacheFor } from './qr-image-cache';
 
 const tag = 'QR codes';
 
@@ -52,7 +54,7 @@ const api = {
     tag,
     summary: 'A ZIP of QR code images',
     description:
-      'One file per code (`{name or qr}-{id}.{format}`), streamed as the images are read or drawn. Every code must be yours and rendered.',
+      'One file per code (`{name or qr}-{id}.{format}`), streamed as the images are read. Every code must be yours and rendered. PDF and EPS are drawn by the worker first, waited for as an image is (`QR_IMAGE_WAIT_MS`); a 409 says when some are still being drawn.',
     scope: 'qr:read',
     query: downloadQuery,
     responses: { 200: { description: 'The ZIP', media: ['application/zip'] } },
@@ -66,11 +68,29 @@ function fileName(qr: QrCodeRecord, format: ImageFormat): string {
   return `${(base || 'qr').slice(0, 60)}-${qr.id}.${format}`;
 }
 
-async function imageOf(qr: QrCodeRecord, format: ImageFormat): Promise<Buffer> {
-  if (format === 'pdf' || format === 'eps') return (await variantImage(qr, { format })).bytes;
+async function storedImage(qr: QrCodeRecord, format: ImageFormat): Promise<Buffer> {
   const stored = await findImage(qr.id, qr.renderVersion, format);
   if (!stored) throw conflict(`QR code ${qr.id} has no ${format} image yet`);
   return stored.bytes;
+}
+
+/**
+ * PDF and EPS are drawn by the worker: every code's is asked for at once, and waited for before
+ * the ZIP starts, so that a code still being drawn is a 409 rather than a ZIP cut short.
+ */
+async function drawnImages(
+  deps: VariantWaitDeps,
+  codes: QrCodeRecord[],
+  format: 'pdf' | 'eps',
+): Promise<Map<number, Buffer>> {
+  const drawn = await Promise.all(
+    codes.map(async (qr) => {
+      const image = await awaitVariant(deps, qr, { format });
+      if (!image) throw conflict(`QR code ${qr.id}'s ${format} is still being drawn; try again`);
+      return [qr.id, image.bytes] as const;
+    }),
+  );
+  return new Map(drawn);
 }
 
 /** Writes the ZIP as fflate produces it, waiting for the socket when it is full. */
@@ -107,6 +127,12 @@ async function streamZip(
 export function qrBulkRouter(deps: AppDeps): Router {
   const { config } = deps;
   const ctx = qrServiceContext(deps);
+  const variants: VariantWaitDeps = {
+    queue: deps.qrQueue,
+    images: qrImageCacheFor(deps),
+    logger: deps.logger,
+    waitMs: config.qrImageWaitMs,
+  };
   const router = Router();
 
   router.post('/qr/bulk', api.create, async (req, res) => {
@@ -148,9 +174,14 @@ export function qrBulkRouter(deps: AppDeps): Router {
     const unready = found.find((qr) => qr.status !== 'ready');
     if (unready) throw conflict(`QR code ${unready.id} is ${unready.status}, not rendered`);
     const codes = wanted.map((id) => byId.get(id) as QrCodeRecord);
+    const drawn =
+      format === 'pdf' || format === 'eps' ? await drawnImages(variants, codes, format) : null;
     await streamZip(
       res,
-      codes.map((qr) => ({ name: fileName(qr, format), bytes: () => imageOf(qr, format) })),
+      codes.map((qr) => ({
+        name: fileName(qr, format),
+        bytes: async () => drawn?.get(qr.id) ?? storedImage(qr, format),
+      })),
     );
   });
 

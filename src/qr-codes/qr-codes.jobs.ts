@@ -4,6 +4,7 @@ import type { Logger } from '../shared/infra/logger';
 import type { RedisKeys } from '../shared/infra/redis-keys';
 import type { QrCodeRecord } from './qr-code.model';
 import type { QrStyle } from './design/style';
+import { variantKey, type VariantAsk } from './qr-variants';
 
 /** The render job contract, shared by the API (producer) and `workers/` (consumer). */
 export const QR_RENDER_QUEUE = 'qr-render';
@@ -86,8 +87,42 @@ export function qrRenderJobId({ qrId, renderVersion }: QrRenderJob): string {
 /** Job states reported as queue depth in the metrics. */
 export const QR_QUEUE_STATES = ['waiting', 'prioritized', 'active', 'delayed', 'failed'] as const;
 
+/**
+ * A ready code's image in a size or format the render did not store (a PNG at another size, PDF,
+ * EPS): drawn by the worker, like every render, so no API process rasterises or lays out a code.
+ */
+export const QR_VARIANT_QUEUE = 'qr-variant';
+
+export interface QrVariantJob {
+  qrId: number;
+  renderVersion: number;
+  ask: VariantAsk;
+}
+
+/** One job per variant of a version: many requests for the same variant queue one drawing. */
+export function qrVariantJobId({ qrId, renderVersion, ask }: QrVariantJob): string {
+  return `qrv-${qrId}-v${renderVersion}-${variantKey(ask)}`;
+}
+
+export const qrVariantJobOptions: JobsOptions = {
+  attempts: 3,
+  backoff: { type: 'exponential', delay: 200 },
+  removeOnComplete: true,
+  // A refused variant (it would not scan) stays refused for its version: kept, it is answered
+  // without drawing it again.
+  removeOnFail: { age: 24 * 3600, count: 1000 },
+};
+
+/** Queued (or being drawn), or refused for good with the reason the owner can act on. */
+export type QrVariantState = { state: 'queued' } | { state: 'refused'; reason: string };
+
 export interface QrRenderQueue {
   enqueue(job: QrRenderJob): Promise<void>;
+  /**
+   * Asks the worker for a variant. A variant it refused (a size no decoder reads) is reported, not
+   * queued again; one that failed for any other reason (all attempts used) is queued afresh.
+   */
+  requestVariant(job: QrVariantJob): Promise<QrVariantState>;
   /** How many jobs are in each state (for the metrics). */
   counts(): Promise<Record<string, number>>;
   close(): Promise<void>;
@@ -108,11 +143,34 @@ export function createQrRenderQueue(options: {
     defaultJobOptions: qrRenderJobOptions,
   });
   queue.on('error', (err) => options.logger.warn({ err: err.message }, 'qr render queue error'));
+  const variants = new Queue<QrVariantJob>(QR_VARIANT_QUEUE, {
+    connection: options.connection,
+    prefix: bullPrefix(options.keys),
+    defaultJobOptions: qrVariantJobOptions,
+  });
+  variants.on('error', (err) =>
+    options.logger.warn({ err: err.message }, 'qr variant queue error'),
+  );
   return {
     async enqueue(job) {
       await queue.add('render', job, { jobId: qrRenderJobId(job) });
     },
+    async requestVariant(job) {
+      const jobId = qrVariantJobId(job);
+      const known = await variants.getJob(jobId);
+      if (known && (await known.getState()) === 'failed') {
+        // UnrecoverableError ends a job before its attempts are used: the drawing was refused.
+        if (known.attemptsMade < (known.opts.attempts ?? 1)) {
+          return { state: 'refused', reason: known.failedReason };
+        }
+        await known.remove().catch(() => undefined);
+      }
+      await variants.add('variant', job, { jobId });
+      return { state: 'queued' };
+    },
     counts: () => queue.getJobCounts(...QR_QUEUE_STATES),
-    close: () => queue.close(),
+    async close() {
+      await Promise.all([queue.close(), variants.close()]);
+    },
   };
 }

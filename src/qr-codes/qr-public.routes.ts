@@ -1,5 +1,4 @@
 import { Router, type Response } from 'express';
-import type { KeyWatch } from '../shared/cache/shared-cache';
 import type { AppDeps } from '../deps';
 import { endpoint } from '../shared/http/endpoint';
 import {
@@ -13,7 +12,9 @@ import { sendPublicNotFound } from '../shared/http/public-context';
 import { AppError } from '../shared/errors/app-error';
 import { escapeHtml } from '../shared/http/pages';
 import { MAX_SIZE, MIN_SIZE } from './qr-codes.schemas';
-import { variantImage, type ImageFormat, type VariantAsk } from './qr-variants';
+import type { ImageFormat, VariantAsk } from './qr-variants';
+import { awaitVariant } from './qr-variant-wait';
+import { waitForChange } from './qr-wait';
 import type { StoredImage } from './qr-images';
 import { DYNAMIC_QR_TYPES, type QrCodeRecord, type QrFormat } from './qr-code.model';
 import type { AppData } from './qr-content';
@@ -102,24 +103,6 @@ export function scanTarget(qr: Pick<QrCodeRecord, 'type' | 'data'>, userAgent = 
   return app.web;
 }
 
-type WaitEnd = 'changed' | 'timeout' | 'hung-up';
-
-/** Waits up to `ms` for the watched key to change, or until the visitor hangs up. */
-function waitForChange(watch: KeyWatch, ms: number, res: Response): Promise<WaitEnd> {
-  return new Promise((resolve) => {
-    const settle = (end: WaitEnd) => {
-      clearTimeout(timer);
-      res.off('close', hungUp);
-      watch.cancel();
-      resolve(end);
-    };
-    const hungUp = () => settle('hung-up');
-    const timer = setTimeout(settle, ms, 'timeout');
-    res.once('close', hungUp);
-    void watch.changed.then(() => settle('changed'));
-  });
-}
-
 const tag = 'Visitors';
 
 const pages = {
@@ -127,7 +110,7 @@ const pages = {
     tag,
     summary: "A QR code's image",
     description:
-      "`/qr/{alias}` in the code's own format, or `/qr/{alias}.png` / `.svg` / `.pdf` (vector) / `.eps` (vector). `.png?size=128..4096` draws another size (proven to decode, like every render); `.pdf` and `.eps` take `cmyk=1` (CMYK colours) and `bleed=<mm>` (0-20, the background runs into it; the PDF's TrimBox marks the cut); `download=1` adds a `Content-Disposition` download name. The first eight such variants of a render are kept. Embeddable on any site (`Cross-Origin-Resource-Policy: cross-origin`); revalidate with `If-None-Match`. Asked for while the code is still rendering, the answer waits for the render to end (up to `QR_IMAGE_WAIT_MS`, 5 s by default), so an `<img>` shows the image however soon after creation it loads.",
+      "`/qr/{alias}` in the code's own format, or `/qr/{alias}.png` / `.svg` / `.pdf` (vector) / `.eps` (vector). `.png?size=128..4096` draws another size (proven to decode, like every render); `.pdf` and `.eps` take `cmyk=1` (CMYK colours) and `bleed=<mm>` (0-20, the background runs into it; the PDF's TrimBox marks the cut); `download=1` adds a `Content-Disposition` download name. The worker draws these variants, and the eight last asked for of a render are kept; asked for while it draws one, the answer waits as for a render. Embeddable on any site (`Cross-Origin-Resource-Policy: cross-origin`); revalidate with `If-None-Match`. Asked for while the code is still rendering, the answer waits for the render to end (up to `QR_IMAGE_WAIT_MS`, 5 s by default), so an `<img>` shows the image however soon after creation it loads.",
     responses: {
       200: {
         description: 'The image',
@@ -135,10 +118,14 @@ const pages = {
         headers: ['ETag'],
       },
       400: pageResponse('A query parameter out of range, or for another format'),
-      202: pageResponse('Still rendering after the wait; `Retry-After` says when to ask again'),
+      202: pageResponse(
+        'Still rendering (or drawing the variant) after the wait; `Retry-After` says when to ask again',
+      ),
       304: { description: 'Unchanged since the ETag you sent' },
       ...notFoundResponses,
-      422: pageResponse('Rendering failed; the owner can see why in the API'),
+      422: pageResponse(
+        'Rendering failed (the owner can see why in the API), or the variant asked for would not scan',
+      ),
     },
     errors: VISITOR_ERRORS,
   }),
@@ -157,6 +144,7 @@ export function qrPublicRouter(deps: AppDeps): Router {
   const lookups = qrLookupCacheFor(deps);
   const images = qrImageCacheFor(deps);
   const waitMs = deps.config.qrImageWaitMs;
+  const variants = { queue: deps.qrQueue, images, logger: deps.logger, waitMs };
   const router = Router();
 
   async function lookup(alias: string): Promise<QrCodeRecord | null> {
@@ -225,7 +213,7 @@ export function qrPublicRouter(deps: AppDeps): Router {
         qr.status !== 'ready'
           ? null
           : ask.variant
-            ? await variantImage(qr, { ...ask, format: asked ?? qr.format })
+            ? await awaitVariant(variants, qr, { ...ask, format: asked ?? qr.format }, res)
             : await images.get(qrImageKey(qr.id, qr.renderVersion, format), () =>
                 findImage(qr.id, qr.renderVersion, format),
               );

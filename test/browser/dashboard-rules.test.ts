@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { Link } from '../../src/links/link.model';
 import { startTestApp, type TestApp } from '../support/app-harness';
 import { launchChromium, screenshot } from '../support/browser';
 import { createDashboardUser, TEST_PASSWORD } from '../support/dashboard';
@@ -145,6 +146,38 @@ describe('dashboard rules editor in a browser (issue 24)', function () {
     await page.getByText('Saved.').waitFor();
     const cleared = await client(app.url, user.apiKey).get<Details>(`/api/url/${link.id}`);
     expect(cleared.body.details.rules).to.deep.equal([]);
+    await context.close();
+  });
+  it('shows a broken destination as a badge in the list and on the link’s page', async () => {
+    const user = await createDashboardUser();
+    const link = await createLink(app, user.apiKey, {
+      url: 'https://example.com/gone',
+      title: 'Printed flyer',
+      monitor: true,
+      fallback: 'https://example.com/down',
+    });
+    // As the worker leaves it after two failed checks (test/link-monitoring.test.ts).
+    const at = new Date('2026-11-20T08:00:00Z');
+    await Link.updateOne(
+      { id: link.id },
+      {
+        $set: {
+          health: { status: 'broken', checked: at, since: at, lastError: 'HTTP 404', failures: 2 },
+        },
+      },
+    );
+    const { context, page } = await signedInPage(user);
+    await page.goto('/app/links');
+    const row = page.getByRole('row').filter({ hasText: 'Printed flyer' });
+    expect(await row.locator('.badge').textContent()).to.equal('Broken');
+    await page.goto(`/app/links/${link.id}`);
+    expect(await page.getByTestId('health').textContent()).to.equal('Broken');
+    await page
+      .getByText(
+        'since 2026-11-20 08:00:00 UTC · last checked 2026-11-20 08:00:00 UTC · last error: HTTP 404',
+      )
+      .waitFor();
+    await page.getByText('Visitors go to https://example.com/down').waitFor();
     await context.close();
   });
 });

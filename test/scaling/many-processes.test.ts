@@ -39,6 +39,7 @@ describe('on a Redis Cluster: two API processes and two workers, as separate pro
   const apis: Array<ServiceProcess & { url: string }> = [];
   const workers: Array<ServiceProcess & { url: string }> = [];
   let key: string;
+  let cliEnv: NodeJS.ProcessEnv;
 
   before(async () => {
     [cluster, engine] = await Promise.all([TestCluster.start(), startEmbeddedMongo()]);
@@ -50,7 +51,9 @@ describe('on a Redis Cluster: two API processes and two workers, as separate pro
       REDIS_URL: 'redis://unused:1',
       REDIS_PREFIX: `${baseEnv().REDIS_PREFIX}${uniqueName('many')}:`,
       SHUTDOWN_TIMEOUT_MS: '5000',
+      PLAN_RATE_LIMITS: JSON.stringify({ test: 100_000, tiny: 3 }),
     };
+    cliEnv = env;
     // The deployment's migration step first, as docker compose runs it: the indexes.
     await promisify(execFile)(
       process.execPath,
@@ -165,5 +168,40 @@ describe('on a Redis Cluster: two API processes and two workers, as separate pro
     for (const worker of workers) {
       expect(await request(worker.url, '/healthz').then((r) => r.status)).to.equal(200);
     }
+  });
+
+  it('shares one rate limit, and serves an update made on one API from the other', async () => {
+    const username = uniqueName('tiny');
+    const tiny = await createUserWithCli(cliEnv, {
+      email: `${username}@example.test`,
+      username,
+      plan: 'tiny',
+    });
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      statuses.push((await client(apis[i % 2]!.url, tiny.apiKey).get('/api/account')).status);
+    }
+    // The plan's 3 a minute are 3 across both processes.
+    expect(statuses).to.deep.equal([200, 200, 200, 429, 429]);
+
+    const created = await client(apis[0]!.url, key).post<{ id: number; shorturl: string }>(
+      '/api/url/add',
+      { url: 'https://example.com/before' },
+    );
+    const alias = new URL(created.body.shorturl).pathname;
+    const location = async () =>
+      (await request(apis[1]!.url, alias, { headers: { 'user-agent': CHROME } })).headers.get(
+        'location',
+      );
+    expect(await location()).to.equal('https://example.com/before');
+    const updated = await client(apis[0]!.url, key).put(`/api/url/${created.body.id}/update`, {
+      url: 'https://example.com/after',
+    });
+    expect(updated.status, updated.text).to.equal(200);
+    await eventually(
+      async () => (await location()) === 'https://example.com/after',
+      'the other API serves the update',
+      10_000,
+    );
   });
 });

@@ -12,7 +12,11 @@ export interface FakeSource {
   close(): Promise<void>;
 }
 
-export type FakeHandler = (url: URL, base: string) => { status?: number; body: unknown };
+/** A JSON answer, or with `type` the bytes of another kind (an image). */
+export type FakeHandler = (
+  url: URL,
+  base: string,
+) => { status?: number; body: unknown } | { status?: number; type: string; bytes: Buffer };
 
 /**
  * A source API on a loopback port serving `handle`'s JSON. Request `tooManyAt` (1-based) answers
@@ -38,6 +42,11 @@ export async function startFakeSource(
       return;
     }
     const answer = handle(new URL(req.url ?? '/', base), base);
+    if ('bytes' in answer) {
+      res.writeHead(answer.status ?? 200, { 'content-type': answer.type });
+      res.end(answer.bytes);
+      return;
+    }
     res.writeHead(answer.status ?? 200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(answer.body));
   });

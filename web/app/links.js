@@ -100,7 +100,15 @@ export function linksView(root) {
       results.replaceChildren(
         table(['Short URL', 'Destination', 'Clicks', 'Created', 'Actions'], urls, (link) => [
           h('a', { href: `/app/links/${link.id}` }, link.shorturl.replace(/^https?:\/\//, '')),
-          h('span', { class: 'url' }, link.title ? `${link.title} · ` : '', link.longurl),
+          h(
+            'span',
+            { class: 'url' },
+            link.title ? `${link.title} · ` : '',
+            link.longurl,
+            link.health?.status === 'broken'
+              ? [' ', h('span', { class: 'badge health-broken' }, 'Broken')]
+              : null,
+          ),
           String(link.clicks),
           link.date,
           h(

@@ -73,15 +73,15 @@ export function retryAfterMs(value: string | undefined, now = Date.now()): numbe
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * GETs a source's JSON the way every import does: the address policy checked and pinned on each
- * request, a 429 waited out for its Retry-After, a 5xx or a dropped connection retried with
+ * GETs a source's answer the way every import does: the address policy checked and pinned on
+ * each request, a 429 waited out for its Retry-After, a 5xx or a dropped connection retried with
  * exponential backoff, anything else non-2xx a SourceError naming the status and path only.
  */
-export async function getJson(
+export async function getBytes(
   url: URL,
   headers: Record<string, string>,
   opts: SourceHttpOptions,
-): Promise<unknown> {
+): Promise<Buffer> {
   const maxRetries = opts.maxRetries ?? 5;
   const base = opts.retryBaseMs ?? 500;
   for (let attempt = 0; ; attempt += 1) {
@@ -97,13 +97,7 @@ export async function getJson(
       continue;
     }
     const { status } = answer;
-    if (status >= 200 && status < 300) {
-      try {
-        return JSON.parse(answer.body.toString('utf8')) as unknown;
-      } catch {
-        throw new SourceError(`${url.pathname} answered something that is not JSON`);
-      }
-    }
+    if (status >= 200 && status < 300) return answer.body;
     const retryable = status === 429 || status >= 500;
     if (!retryable || attempt >= maxRetries) {
       const hint = status === 401 || status === 403 ? ' (is the key right?)' : '';
@@ -118,6 +112,20 @@ export async function getJson(
           )
         : base * 2 ** attempt;
     await sleep(wait);
+  }
+}
+
+/** A source's JSON, fetched as `getBytes` fetches. */
+export async function getJson(
+  url: URL,
+  headers: Record<string, string>,
+  opts: SourceHttpOptions,
+): Promise<unknown> {
+  const body = await getBytes(url, headers, opts);
+  try {
+    return JSON.parse(body.toString('utf8')) as unknown;
+  } catch {
+    throw new SourceError(`${url.pathname} answered something that is not JSON`);
   }
 }
 

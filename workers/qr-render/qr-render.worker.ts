@@ -9,15 +9,20 @@ import {
   bullPrefix,
   createQrRenderQueue,
   QR_RENDER_QUEUE,
+  QR_VARIANT_QUEUE,
   qrRenderJobFor,
   type QrRenderJob,
   type QrRenderQueue,
+  type QrVariantJob,
 } from '../../src/qr-codes/qr-codes.jobs';
+import { variantCacheKey } from '../../src/qr-codes/qr-variants';
 import { createQrRenderProcessor, type QrRenderOutcome } from './qr-render.processor';
+import { createQrVariantProcessor, type QrVariantOutcome } from './qr-variant.processor';
 import { createRenderPool } from './render-pool';
 import { qrLookupCacheFor } from '../../src/qr-codes/qr-lookup-cache';
 import { qrImageCacheFor } from '../../src/qr-codes/qr-image-cache';
 import type { WebhookEvents } from '../../src/webhooks/webhooks.jobs';
+import type { Invalidator } from '../../src/shared/cache/shared-cache';
 
 /** What the worker reports about each render (the worker's metrics). */
 export interface QrRenderObserver {
@@ -79,6 +84,47 @@ async function sweepPending(queue: QrRenderQueue, ageMs: number): Promise<number
 }
 
 /**
+ * Consumes variant jobs (another PNG size, PDF, EPS of a ready code) on the render threads. When
+ * one ends, drawn or refused, its key is dropped from the APIs' image cache: that wakes the
+ * requests waiting for it, which then read the stored variant or the job's refusal.
+ */
+function startVariantWorker(
+  connection: ReturnType<typeof createRedisClient>,
+  pool: ReturnType<typeof createRenderPool>,
+  images: Invalidator,
+  deps: QrRenderWorkerDeps,
+  concurrency: number,
+  options: QrRenderWorkerOptions,
+) {
+  const worker = new Worker<QrVariantJob, QrVariantOutcome>(
+    QR_VARIANT_QUEUE,
+    createQrVariantProcessor({ pool }),
+    {
+      connection,
+      prefix: bullPrefix(deps.keys),
+      concurrency,
+      lockDuration: options.lockDuration ?? 30_000,
+      stalledInterval: options.stalledInterval ?? 30_000,
+      removeOnComplete: { count: 0 },
+    },
+  );
+  const ended = (job: { data: QrVariantJob } | undefined) => {
+    if (!job) return;
+    const { qrId, renderVersion, ask } = job.data;
+    images.invalidate([variantCacheKey(qrId, renderVersion, ask)]).catch((err: unknown) => {
+      deps.logger.warn({ err: (err as Error).message, qrId }, 'variant wake-up not sent');
+    });
+  };
+  worker.on('error', (err) => deps.logger.error({ err: err.message }, 'qr variant worker error'));
+  worker.on('failed', (job, err) => {
+    deps.logger.warn({ jobId: job?.id, err: err.message }, 'qr variant job failed');
+    ended(job);
+  });
+  worker.on('completed', ended);
+  return worker;
+}
+
+/**
  * Consumes QR render jobs. Rendering runs in a pool of threads, so this event loop stays free
  * to renew job locks and talk to Redis and MongoDB; BullMQ's stalled-job check re-runs any job
  * whose worker died.
@@ -96,12 +142,13 @@ export function startQrRenderWorker(
   );
   const concurrency = options.concurrency ?? config.qrConcurrency;
   const pool = createRenderPool(...renderThreads(concurrency));
+  const images = qrImageCacheFor({ redis: connection, keys, logger });
   const processor = createQrRenderProcessor({
     pool,
     logo: { logoDir: config.logoDir, allowPrivate: config.logoAllowPrivate },
     logger,
     lookups: qrLookupCacheFor({ redis: connection, keys, logger }),
-    images: qrImageCacheFor({ redis: connection, keys, logger }),
+    images,
     events: deps.events,
   });
   const worker = new Worker<QrRenderJob, QrRenderOutcome>(QR_RENDER_QUEUE, processor, {
@@ -123,6 +170,8 @@ export function startQrRenderWorker(
     deps.observer?.completed(outcome, Math.max(0, ms) / 1000);
   });
 
+  const variants = startVariantWorker(connection, pool, images, deps, concurrency, options);
+
   const queue = createQrRenderQueue({ connection, keys, logger });
   const ageMs = options.sweepAgeMs ?? 60_000;
   const sweep = () => sweepPending(queue, ageMs);
@@ -140,7 +189,8 @@ export function startQrRenderWorker(
     async close() {
       clearInterval(timer);
       // Redis away: at once (see closeRedisClient), or the close waits for ever on Sentinel.
-      await worker.close(connection.status !== 'ready');
+      const force = connection.status !== 'ready';
+      await Promise.all([worker.close(force), variants.close(force)]);
       await queue.close();
       await pool.close();
       await closeRedisClient(connection);

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { RenderInput, RenderOutput } from './render-qr';
-import type { RenderReply, RenderRequest } from './render-thread';
+import type { RenderReply, RenderRequest, RenderWork } from './render-thread';
+import type { VariantInput } from './render-variant';
 
 /** The render itself failed: the same input would fail again, so the job must not retry. */
 export class RenderFailure extends Error {
@@ -16,6 +17,8 @@ export class RenderThreadLost extends Error {
 export interface RenderPool {
   readonly threads: number;
   render(input: RenderInput): Promise<RenderOutput>;
+  /** A variant of a ready code (another PNG size, PDF, EPS), on the same threads. */
+  variant(input: VariantInput): Promise<Buffer>;
   close(): Promise<void>;
 }
 
@@ -23,10 +26,12 @@ export interface RenderPool {
 const OWN_ERRORS = new Set(['RenderError', 'UnreadableImageError']);
 const UNEXPECTED = 'the image could not be rendered';
 
+type Work = Extract<RenderReply, { ok: true }>;
+
 interface Task {
   id: number;
-  input: RenderInput;
-  resolve(output: RenderOutput): void;
+  request: RenderWork;
+  resolve(reply: Work): void;
   reject(err: Error): void;
 }
 
@@ -66,7 +71,7 @@ export function createRenderPool(threads: number, perThread = 1): RenderPool {
         if (slot.tasks.size > round || waiting.length === 0) continue;
         const task = waiting.shift() as Task;
         slot.tasks.set(task.id, task);
-        const request: RenderRequest = { id: task.id, input: task.input };
+        const request: RenderRequest = { id: task.id, ...task.request };
         slot.worker.postMessage(request);
       }
     }
@@ -79,11 +84,7 @@ export function createRenderPool(threads: number, perThread = 1): RenderPool {
       if (!task) return;
       slot.tasks.delete(reply.id);
       if (reply.ok) {
-        task.resolve({
-          png: Buffer.from(reply.png),
-          svg: Buffer.from(reply.svg),
-          logo: reply.logo ? Buffer.from(reply.logo) : undefined,
-        });
+        task.resolve(reply);
       } else {
         task.reject(new RenderFailure(OWN_ERRORS.has(reply.name) ? reply.message : UNEXPECTED));
       }
@@ -110,14 +111,29 @@ export function createRenderPool(threads: number, perThread = 1): RenderPool {
 
   for (let i = 0; i < threads; i += 1) slots.push(start());
 
+  const run = (request: RenderWork): Promise<Work> => {
+    if (closed) return Promise.reject(new RenderThreadLost('render pool is closed'));
+    return new Promise<Work>((resolve, reject) => {
+      waiting.push({ id: nextId++, request, resolve, reject });
+      dispatch();
+    });
+  };
+
   return {
     threads,
-    render(input) {
-      if (closed) return Promise.reject(new RenderThreadLost('render pool is closed'));
-      return new Promise<RenderOutput>((resolve, reject) => {
-        waiting.push({ id: nextId++, input, resolve, reject });
-        dispatch();
-      });
+    async render(input) {
+      const reply = await run({ kind: 'render', input });
+      if (reply.kind !== 'render') throw new Error('render thread answered another request');
+      return {
+        png: Buffer.from(reply.png),
+        svg: Buffer.from(reply.svg),
+        logo: reply.logo ? Buffer.from(reply.logo) : undefined,
+      };
+    },
+    async variant(input) {
+      const reply = await run({ kind: 'variant', input });
+      if (reply.kind !== 'variant') throw new Error('render thread answered another request');
+      return Buffer.from(reply.bytes);
     },
     async close() {
       closed = true;

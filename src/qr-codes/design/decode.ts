@@ -93,3 +93,28 @@ export async function readsAs(
   if (read !== payload) return 'rendered image decodes to a different payload';
   return undefined;
 }
+
+/** The largest side an image is read at: enough modules for any code, little memory. */
+const READ_SIDE = 1200;
+
+/**
+ * What a QR code image (PNG, JPEG, SVG, ... anything libvips reads) encodes, or null when it
+ * reads as no QR code: for codes known only by their image, as a GemPixel source shows them.
+ * Transparency reads as white, as on paper.
+ */
+export async function decodeQrImage(bytes: Buffer): Promise<string | null> {
+  let pixels: { data: Buffer; info: sharp.OutputInfo };
+  try {
+    pixels = await sharp(bytes, { limitInputPixels: 40_000_000 })
+      .flatten({ background: '#ffffff' })
+      .resize({ width: READ_SIDE, height: READ_SIDE, fit: 'inside', withoutEnlargement: true })
+      .toColourspace('srgb')
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+  } catch {
+    return null;
+  }
+  const { grey, width, height } = greyShrunk(pixels.data, pixels.info.width, pixels.info.height, 1);
+  return readWithZxing(grey, width, height) ?? readWithJsqr(grey, width, height);
+}

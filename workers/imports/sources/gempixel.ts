@@ -1,4 +1,5 @@
-import { getJson, SourceError } from '../source-http';
+import { decodeQrImage } from '../../../src/qr-codes/design/decode';
+import { getBytes, getJson, SourceError, type SourceHttpOptions } from '../source-http';
 import type { LinkItem, SourceAdapter, SourceContext, SourceItem } from './source';
 import { asString, requireKey, requireUrl, sourceDate } from './source';
 
@@ -73,10 +74,62 @@ function slugOf(rotator: unknown): string | undefined {
   return /\/r\/([^/?#]+)\/?$/.exec(rotator)?.[1];
 }
 
+/** A short URL as links and QR contents are compared by: host and path, whatever the scheme. */
+function shortUrlKey(url: string | undefined): string | undefined {
+  if (!url || !URL.canParse(url)) return undefined;
+  const { host, pathname } = new URL(url);
+  return `${host.toLowerCase()}${pathname.replace(/\/+$/, '')}`;
+}
+
+/**
+ * A QR code of the source, rebuilt from its image: GemPixel's API shows a code's id, name, date
+ * and image (`link`) but neither its content nor its design, so the image is read back. A URL
+ * becomes a `link` code (pointed at the imported link when it is one of the source's short URLs),
+ * anything else a `text` code holding exactly what the image encodes; colours and logo are left
+ * behind. The key goes only to the source's own host, never to an image elsewhere.
+ */
+async function qrOf(
+  q: ListItem,
+  ctx: { base: string; headers: Record<string, string>; http: SourceHttpOptions },
+  links: ReadonlyMap<string, string>,
+): Promise<SourceItem> {
+  const id = asString(q.id) ?? '?';
+  const item = `qr ${id}`;
+  const image = asString(q.link);
+  if (!image || !URL.canParse(image))
+    return { kind: 'bad', item, message: 'QR code without an image link' };
+  const url = new URL(image);
+  const sameHost = url.origin === new URL(ctx.base).origin;
+  let bytes: Buffer;
+  try {
+    bytes = await getBytes(url, { accept: 'image/*', ...(sameHost ? ctx.headers : {}) }, ctx.http);
+  } catch (err) {
+    if (!(err instanceof SourceError)) throw err;
+    return { kind: 'bad', item, message: `its image could not be read: ${err.message}` };
+  }
+  const content = await decodeQrImage(bytes);
+  if (content === null)
+    return { kind: 'bad', item, message: 'its image does not read as a QR code' };
+  const isUrl = /^https?:\/\//i.test(content) && URL.canParse(content);
+  const createdAt = sourceDate(gemPixelDate(asString(q.date)));
+  return {
+    kind: 'record',
+    type: 'qr',
+    sourceId: id,
+    data: {
+      type: isUrl ? 'link' : 'text',
+      data: content,
+      ...(typeof q.name === 'string' && q.name ? { name: q.name } : {}),
+      ...(createdAt ? { createdAt } : {}),
+    },
+    linkRef: isUrl ? links.get(shortUrlKey(content) ?? '') : undefined,
+  };
+}
+
 /**
  * Any GemPixel-API service, linkqr included (`Authorization: Bearer`): its pixels, splash pages,
  * overlays, campaigns and channels first, then `/api/urls` page by page with the references a
- * link carries, then each channel's items. QR codes cannot be rebuilt from what the API shows.
+ * link carries, then QR codes (read back from their images, see qrOf), then each channel's items.
  */
 export function gempixelSource(ctx: SourceContext): SourceAdapter {
   const base = requireUrl(ctx, 'gempixel');
@@ -133,7 +186,16 @@ export function gempixelSource(ctx: SourceContext): SourceAdapter {
           starred: c.starred === true,
         });
       }
-      for await (const u of list('/api/urls?order=date', 'urls', false)) yield linkOf(u);
+      // Each link's short URL, so a QR code that encodes one follows the link it became here.
+      const links = new Map<string, string>();
+      for await (const u of list('/api/urls?order=date', 'urls', false)) {
+        const key = shortUrlKey(asString(u.shorturl));
+        const id = asString(u.id);
+        if (key && id) links.set(key, id);
+        yield linkOf(u);
+      }
+      for await (const q of list('/api/qr', 'qrs'))
+        yield await qrOf(q, { base, headers, http: ctx.http }, links);
       for (const channel of channels)
         for await (const item of list(`/api/channel/${encodeURIComponent(channel)}`, 'items')) {
           const data = { channelId: Number(channel), type: item.type, itemId: item.id };

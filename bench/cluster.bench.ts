@@ -1,0 +1,231 @@
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { PrivateRedis } from '../test/support/private-redis';
+import { TestCluster } from '../test/support/redis-topologies';
+import { build, cli, startPinned, waitForOk, type Pinned } from './support/service';
+
+/**
+ * Redirects with their clicks counted, on a Redis Cluster against one Redis server (issue 21:
+ * target at least 0.8x). Pinned as the per-core bench is: each service (`npm start`: API, worker,
+ * embedded engine) under `taskset -c 0`, this process (the load) under `taskset -c 1`. Both
+ * Redis set-ups are private to the bench and unpinned (the per-core bench's Redis is unpinned
+ * too): one redis-server, and a cluster of 3 masters and 3 replicas on this machine. Rounds are
+ * interleaved (the side that goes first swaps every round), and a run ends when its last click
+ * is counted (every 302 must be counted, exactly: a click lost or counted twice fails the bench).
+ *
+ * BENCH_ROUNDS (3), BENCH_SECONDS (10) and BENCH_WARM (3000 redirects per side) adjust it;
+ * `BENCH_ROUNDS=1 BENCH_SECONDS=1 BENCH_WARM=200` is a smoke run.
+ */
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WARM = Number(process.env.BENCH_WARM ?? 3000);
+const TARGET = 0.8;
+const CONNECTIONS = 10;
+const LOCATION = 'https://example.com/landing?utm_source=bench';
+const BROWSER =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+const root = path.resolve(__dirname, '..');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+interface Side {
+  name: string;
+  url: string;
+  key: string;
+  linkId: number;
+  alias: string;
+  service: Pinned;
+  log: string;
+  served: number;
+  rates: number[];
+  drains: number[];
+}
+
+/** Sends exactly `amount` redirects, `CONNECTIONS` at a time; 302s per second and how many. */
+async function load(url: string, amount: number): Promise<{ rps: number; ok: number }> {
+  const started = performance.now();
+  let last = started;
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      { url, connections: CONNECTIONS, amount, headers: { 'user-agent': BROWSER } },
+      (err, res) => (err ? reject(err) : resolve(res)),
+    );
+    instance.on('response', () => {
+      last = performance.now();
+    });
+  });
+  const ok = result.statusCodeStats?.['302']?.count ?? 0;
+  if (ok !== amount) throw new Error(`${amount - ok} of ${amount} redirects were not 302`);
+  return { rps: ok / ((last - started) / 1000), ok };
+}
+
+async function call<T>(side: Pick<Side, 'url' | 'key'>, route: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${side.url}${route}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: `Bearer ${side.key}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${route} answered ${res.status}: ${text}`);
+  return JSON.parse(text) as T;
+}
+
+/** Waits until the link's statistics count every click served; how long that took. */
+async function counted(side: Side): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    const { data } = await call<{ data: { clicks: number } }>(side, `/api/url/${side.linkId}`);
+    if (data.clicks === side.served) return Date.now() - started;
+    if (data.clicks > side.served) {
+      throw new Error(`${side.name}: ${data.clicks} clicks counted for ${side.served} 302s`);
+    }
+    if (Date.now() - started > 300_000) {
+      throw new Error(`${side.name}: ${data.clicks} of ${side.served} clicks after 5 minutes`);
+    }
+    await sleep(50);
+  }
+}
+
+async function startSide(name: string, redisEnv: NodeJS.ProcessEnv, dir: string): Promise<Side> {
+  const port = await freePort();
+  const runtime = path.join(dir, name);
+  fs.mkdirSync(runtime);
+  const url = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...redisEnv,
+    PORT: String(port),
+    WORKER_PORT: '0',
+    PUBLIC_URL: url,
+    REDIS_PREFIX: `linkqr-bench-${randomBytes(4).toString('hex')}:`,
+    RUNTIME_DIR: runtime,
+    PLAN_RATE_LIMITS: JSON.stringify({ bench: 1_000_000 }),
+  };
+  delete env.MONGODB_URI;
+  const log = path.join(dir, `${name}.log`);
+  const service = startPinned(0, ['npm', 'start'], env, log);
+  await waitForOk(`${url}/readyz`);
+  const id = randomBytes(3).toString('hex');
+  const user = cli(
+    [
+      'user:create',
+      '--email',
+      `bench-${id}@example.test`,
+      '--username',
+      `bench${id}`,
+      '--plan',
+      'bench',
+    ],
+    env,
+  );
+  const key = user.apiKey as string;
+  const link = await call<{ id: number; shorturl: string }>({ url, key }, '/api/url/add', {
+    url: LOCATION,
+  });
+  return {
+    name,
+    url,
+    key,
+    linkId: link.id,
+    alias: new URL(link.shorturl).pathname,
+    service,
+    log,
+    served: 0,
+    rates: [],
+    drains: [],
+  };
+}
+
+async function main(): Promise<void> {
+  build();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkqr-bench-cluster-'));
+  const [single, cluster] = await Promise.all([PrivateRedis.start(), TestCluster.start()]);
+  const sides: Side[] = [];
+  let failed = false;
+  try {
+    sides.push(await startSide('single', { REDIS_URL: single.url }, dir));
+    sides.push(
+      await startSide(
+        'cluster',
+        { REDIS_CLUSTER_NODES: cluster.nodes, REDIS_URL: 'redis://unused:1' },
+        dir,
+      ),
+    );
+    const warm: number[] = [];
+    for (const side of sides) {
+      const run = await load(`${side.url}${side.alias}`, WARM);
+      side.served += run.ok;
+      await counted(side);
+      warm.push(run.rps);
+    }
+    const amount = Math.max(200, Math.round(median(warm) * SECONDS));
+    console.log(
+      `services: npm start under taskset -c 0 (one on a redis-server, one on a 3+3 Redis Cluster, both private and unpinned); load (autocannon, ${CONNECTIONS} connections) under taskset -c 1`,
+    );
+    console.log(`${ROUNDS} interleaved rounds of ${fmt(amount)} redirects per side`);
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const order = round % 2 ? [...sides].reverse() : sides;
+      for (const side of order) {
+        const run = await load(`${side.url}${side.alias}`, amount);
+        side.served += run.ok;
+        const drainMs = await counted(side);
+        side.drains.push(drainMs);
+        // A click costs its drain too: the run ends when the last one is counted.
+        side.rates.push(run.ok / (run.ok / run.rps + drainMs / 1000));
+      }
+    }
+    const [one, many] = sides as [Side, Side];
+    const ratio = median(many.rates) / median(one.rates);
+    console.log('\nGET /:alias 302 with click recording, every click counted (10 connections)');
+    for (const side of sides) {
+      console.log(
+        `  ${side.name.padEnd(8)} ${side.rates.map((x) => fmt(x, 1)).join(' / ')} req/s; all counted ${side.drains.map((d) => fmt(d / 1000, 1)).join(' / ')} s after each run; ${fmt(side.served)} clicks for ${fmt(side.served)} 302s`,
+      );
+    }
+    console.log(
+      `  ratio of medians (cluster / one server) ${fmt(ratio, 2)}x (per round: ${many.rates.map((x, i) => fmt(x / (one.rates[i] ?? 1), 2)).join(', ')}); target ${TARGET}x: ${ratio >= TARGET ? 'holds' : 'MISSED'}`,
+    );
+  } catch (err) {
+    failed = true;
+    console.error('cluster bench failed:', err);
+    for (const side of sides) console.error(`${side.name} service log: ${side.log}`);
+  } finally {
+    for (const side of sides) await side.service.stop();
+    await Promise.all([single.stop(), cluster.stop()]);
+  }
+  if (!failed) fs.rmSync(dir, { recursive: true, force: true });
+  process.exit(failed ? 1 : 0);
+}
+
+if (process.env.LINKQR_BENCH_ON_CORE_1 === '1') {
+  void main();
+} else if (os.availableParallelism() < 2) {
+  console.error('the cluster bench needs two cores (0 for the services, 1 for the load)');
+  process.exit(1);
+} else {
+  const result = spawnSync(
+    'taskset',
+    ['-c', '1', process.execPath, '--import', 'tsx', __filename],
+    { cwd: root, stdio: 'inherit', env: { ...process.env, LINKQR_BENCH_ON_CORE_1: '1' } },
+  );
+  process.exit(result.status ?? 1);
+}
