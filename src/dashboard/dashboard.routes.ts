@@ -51,13 +51,13 @@ export function dashboardPages(deps: AppDeps, apiRouteTable: ReadonlySet<string>
   router.post('/signout', signOut(deps));
 
   router.use(requireSignedIn);
+  router.use(resolveActingAccount(deps));
+  router.use(accountSwitchRouter(deps));
+  router.use(teamPages(apiRouteTable));
 
   router.get('/', (_req, res) => res.redirect(303, '/app/links'));
 
-  router.use(resolveActingAccount(deps));
   router.use(accountPages(deps));
-  router.use(accountSwitchRouter(deps));
-  router.use(teamPages(apiRouteTable));
 
   const linkForms = linkFormSpecs();
   router.get('/links', (req, res) => sendView(req, res, 'Links', 'links', linkForms));
