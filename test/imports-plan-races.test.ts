@@ -36,7 +36,9 @@ describe('plan limits: an import racing API creates', function () {
   let worker: { close(): Promise<void> };
   before(async () => {
     app = await startTestApp({
-      PLANS: JSON.stringify([{ id: 1, name: 'racy', maxLinks: MAX_LINKS, maxQrCodes: MAX_QR }]),
+      PLANS: JSON.stringify([
+        { id: 1, name: 'racy', rateLimit: 100_000, maxLinks: MAX_LINKS, maxQrCodes: MAX_QR },
+      ]),
     });
     worker = startTestImportWorker(app);
   });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import express from 'express';
+import express, { type Request } from 'express';
 import { Redis } from 'ioredis';
 import { listen, type RunningServer } from '../src/server';
 import { createLogger } from '../src/shared/infra/logger';
@@ -7,15 +7,15 @@ import { standaloneRedis, waitForRedis } from '../src/shared/infra/redis-connect
 import { RedisKeys } from '../src/shared/infra/redis-keys';
 import { listVisits } from '../src/visits/visits.service';
 import { partitionEntryId, VisitDrainer, visitBacklog } from '../src/visits/visit-drainer';
-import { createVisits, type Visits } from '../src/visits/visit-recorder';
+import { CLICKS_PER_ENTRY, createVisits, type Visits } from '../src/visits/visit-recorder';
 import { applyVisits } from '../src/visits/visit-apply';
 import {
-  decodeVisit,
+  decodeEntry,
   DEFAULT_VISIT_PARTITIONS,
   visitPartitionOf,
   visitStreamKey,
 } from '../src/visits/visit-stream';
-import type { VisitKind } from '../src/visits/visits.types';
+import type { CapturedVisit, VisitKind } from '../src/visits/visits.types';
 import { testRedisPrefix } from './support/environment';
 import { request } from './support/http';
 import { uniqueName } from './support/users';
@@ -171,7 +171,7 @@ describe('visit recording and statistics', () => {
     )) as Array<[string, Array<[string, string[]]>]>;
     const [firstId, firstFields] = entries[0] as [string, string[]];
     // Stored as a drainer stores it: under the click's own id.
-    const first = decodeVisit(firstFields)!;
+    const [first] = decodeEntry(firstFields)!.visits as [CapturedVisit];
     const entryId = first.clickId ?? partitionEntryId(partition, firstId);
     await applyVisits([{ entryId, visit: first }], redis, keys);
     await new Promise((r) => setTimeout(r, 30));
@@ -181,6 +181,19 @@ describe('visit recording and statistics', () => {
     expect((await visits.getStatistics({ kind: 'qr', id: stored })).clicks).to.equal(1);
     expect((await visits.getStatistics({ kind: 'qr', id: unstored })).clicks).to.equal(1);
     expect(await visitBacklog(redis, keys)).to.equal(0);
+  });
+
+  it('sends the clicks of one turn as entries of at most CLICKS_PER_ENTRY, each counted once', async () => {
+    const id = nextTarget++;
+    const stream = visitStreamKey(keys, visitPartitionOf('qr', id, DEFAULT_VISIT_PARTITIONS));
+    const before = await redis.xlen(stream);
+    const req = { ip: '203.0.113.9', headers: { 'user-agent': chrome } } as unknown as Request;
+    const clicks = CLICKS_PER_ENTRY * 2 + 7;
+    for (let i = 0; i < clicks; i += 1) visits.record({ kind: 'qr', id }, req);
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await redis.xlen(stream)) - before).to.equal(3);
+    await drain();
+    expect((await visits.getStatistics({ kind: 'qr', id })).clicks).to.equal(clicks);
   });
 
   it('drains continuously in the background and leaves no backlog', async () => {

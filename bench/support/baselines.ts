@@ -5,7 +5,8 @@ import QRCode from 'qrcode';
 /**
  * The bare baselines of the per-core bench, in one process the bench pins to the service's core:
  * Express answering the same 302, Express sending the same JSON as linkqr's list, and
- * `qrcode.toBuffer` at 512 px on demand. It listens on BASELINE_PORT and serves until killed.
+ * `qrcode.toBuffer` at 512 px on demand, on BASELINE_PORT; and what Node itself needs for the
+ * same 302 (`node:http`, no framework) on BASELINE_HTTP_PORT. It serves until killed.
  */
 const REDIRECT_TO = process.env.BASELINE_LOCATION ?? 'https://example.com/';
 let listBody: unknown = { error: 0, data: {} };
@@ -37,4 +38,10 @@ app.post('/baseline/qr', async (req, res) => {
 const server = http.createServer(app);
 server.keepAliveTimeout = 5000;
 server.listen(Number(process.env.BASELINE_PORT ?? 0), '127.0.0.1');
+const bare = http.createServer((_req, res) => {
+  res.writeHead(302, { location: REDIRECT_TO, 'content-length': '0' });
+  res.end();
+});
+bare.keepAliveTimeout = 5000;
+bare.listen(Number(process.env.BASELINE_HTTP_PORT ?? 0), '127.0.0.1');
 process.on('SIGTERM', () => process.exit(0));

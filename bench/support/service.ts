@@ -115,13 +115,22 @@ export async function waitForOk(url: string, timeoutMs = 120_000): Promise<void>
   }
 }
 
-/** Runs the built CLI against the running service (its embedded engine address comes from RUNTIME_DIR). */
-export function cli(args: string[], env: NodeJS.ProcessEnv): Record<string, unknown> {
-  const result = spawnSync(process.execPath, ['dist/src/cli/main.js', ...args], {
-    cwd: root,
-    env,
-    encoding: 'utf8',
-  });
-  if (result.status !== 0) throw new Error(`cli ${args[0]} failed: ${result.stderr}`);
-  return JSON.parse(result.stdout.trim()) as Record<string, unknown>;
+/**
+ * Runs the built CLI against the running service (its embedded engine address comes from
+ * RUNTIME_DIR). Asynchronously: blocking the bench's event loop for the seconds a CLI start takes
+ * on a loaded core would keep fetch from noticing the server close its idle keep-alive sockets,
+ * and the next request would be written to a closed one.
+ */
+export async function cli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<Record<string, unknown>> {
+  const child = spawn(process.execPath, ['dist/src/cli/main.js', ...args], { cwd: root, env });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  if (code !== 0) throw new Error(`cli ${args[0]} failed: ${stderr}`);
+  return JSON.parse(stdout.trim()) as Record<string, unknown>;
 }

@@ -3,6 +3,7 @@ import type { RedisClient } from '../shared/infra/redis-connections';
 import { ensureIndexes } from '../shared/infra/mongo';
 import type { RedisKeys } from '../shared/infra/redis-keys';
 import { backfillAccountRollups } from '../stats/account-rollup';
+import { dropRetiredVisitBucketIndexes } from '../visits/visit.model';
 import type { CliCommand } from './command';
 // Every model of the service, so that every declared index is built.
 import '../app';
@@ -16,6 +17,7 @@ export async function migrate(sketches?: {
   keys: RedisKeys;
 }): Promise<{ linksUpdated: number; accountsBackfilled: number }> {
   await ensureIndexes();
+  await dropRetiredVisitBucketIndexes();
   const linksUpdated = await backfillLinks();
   return { linksUpdated, accountsBackfilled: await backfillAccountRollups(sketches) };
 }

@@ -105,7 +105,11 @@ export class VisitDrainer {
   }
 }
 
-/** Visits queued and not yet applied (the backlog): a health and benchmark figure. */
+/**
+ * Stream entries queued and not yet applied (the backlog): a health and benchmark figure. An entry
+ * holds the clicks one API process sent in one turn (or one click from the spool), so 0 means
+ * every click is stored.
+ */
 export async function visitBacklog(
   redis: RedisClient,
   keys: RedisKeys,

@@ -9,7 +9,7 @@ import {
   type QueuedVisit,
   type VisitBatchHook,
 } from './visit-apply';
-import { decodeVisit, DRAINER_GROUP } from './visit-stream';
+import { decodeEntry, DRAINER_GROUP } from './visit-stream';
 
 const MAX_OWN_RETRIES = 5;
 
@@ -228,12 +228,16 @@ export class PartitionDrainer {
     const { redis, keys, logger, faults } = this.options;
     const batch: QueuedVisit[] = [];
     for (const [entryId, fields] of entries) {
-      const visit = decodeVisit(fields);
+      const decoded = decodeEntry(fields);
+      if (!decoded) logger.warn({ entryId }, 'dropping malformed visit entry');
+      else if (decoded.malformed) {
+        logger.warn({ entryId, malformed: decoded.malformed }, 'dropping malformed visits');
+      }
       // A click's own id when it has one: every copy of it is stored once. Older entries: the
       // partition-qualified stream id.
-      if (visit)
+      for (const visit of decoded?.visits ?? []) {
         batch.push({ entryId: visit.clickId ?? `${this.options.idPrefix}${entryId}`, visit });
-      else logger.warn({ entryId }, 'dropping malformed visit entry');
+      }
     }
     const stored = await applyVisits(batch, redis, keys, {
       mayBeRedelivered:

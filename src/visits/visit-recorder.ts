@@ -7,7 +7,7 @@ import { hashVisitor, resolveCountry } from './visit-capture';
 import {
   clickIdSource,
   DEFAULT_VISIT_PARTITIONS,
-  encodeVisit,
+  encodeVisits,
   visitPartitionOf,
   visitStreamKeys,
 } from './visit-stream';
@@ -52,6 +52,9 @@ export interface VisitRecorderOptions {
 
 const MAX_FIELD = 512;
 
+/** Clicks in one stream entry at most: a drainer's batch (500 entries) stays a bounded size. */
+export const CLICKS_PER_ENTRY = 100;
+
 function header(req: Request, name: string): string {
   const value = req.headers[name];
   return (Array.isArray(value) ? value[0] : value)?.slice(0, MAX_FIELD) ?? '';
@@ -86,7 +89,7 @@ export function captureVisit(
 ): CapturedVisit {
   const ip = req.ip ?? '';
   const userAgent = header(req, 'user-agent');
-  return {
+  const visit: CapturedVisit = {
     kind: target.kind,
     targetId: target.id,
     at: Date.now(),
@@ -97,15 +100,16 @@ export function captureVisit(
     ),
     userAgent,
     referrer: header(req, 'referer'),
-    ...(target.variant ? { variant: target.variant } : {}),
-    ...(nextClickId ? { clickId: nextClickId() } : {}),
   };
+  if (target.variant) visit.variant = target.variant;
+  if (nextClickId) visit.clickId = nextClickId();
+  return visit;
 }
 
 /**
- * Queues visits on a Redis stream (one XADD each, not awaited by the response). The clicks of one
- * turn of the event loop are sent together once its I/O is handled, so a busy API writes them to
- * Redis in one go rather than one write per click. While Redis is down or refuses an entry, the
+ * Queues visits on a Redis stream, not awaited by the response. The clicks of one turn of the
+ * event loop are sent together once its I/O is handled, as one entry per partition, so a busy API
+ * sends Redis one command for many clicks rather than one per click. While Redis is down or refuses an entry, the
  * visit waits in the bounded in-process spool, which is flushed in batches once Redis or MongoDB
  * answers: the redirect never waits, and never writes to MongoDB itself. Each click carries an id
  * made here, so a click sent twice (an XADD whose answer a failover cut off, then re-sent from the
@@ -120,19 +124,34 @@ export function createVisits(options: VisitRecorderOptions): Visits {
   const nextClickId = clickIdSource();
   let queued: CapturedVisit[] = [];
 
-  /** Sends the queued visits; the connection pipelines the commands of one tick into one write. */
+  /**
+   * Sends the queued visits: one entry per partition holding all of its clicks. An XADD that
+   * fails puts its clicks in the spool, marked as re-sent: the error may have come after Redis
+   * took the entry (a failover cut the answer off), and only one copy is ever stored.
+   */
   function send(): void {
     const visits = queued;
     queued = [];
+    if (redis.status !== 'ready') {
+      for (const visit of visits) spool.add(visit);
+      return;
+    }
+    const byPartition = new Map<number, CapturedVisit[]>();
     for (const visit of visits) {
-      if (redis.status !== 'ready') spool.add(visit);
-      else {
-        const stream = streams[visitPartitionOf(visit.kind, visit.targetId, partitions)] as string;
-        // An error may come after Redis took the entry (a failover cut the answer off): the
-        // spool's copy says so, and is stored only if the first never was.
-        redis
-          .xadd(stream, '*', ...encodeVisit(visit))
-          .catch(() => spool.add({ ...visit, resent: true }));
+      const partition = visitPartitionOf(visit.kind, visit.targetId, partitions);
+      const group = byPartition.get(partition);
+      if (group) group.push(visit);
+      else byPartition.set(partition, [visit]);
+    }
+    for (const [partition, all] of byPartition) {
+      for (let i = 0; i < all.length; i += CLICKS_PER_ENTRY) {
+        const group = all.slice(i, i + CLICKS_PER_ENTRY);
+        redis.xadd(streams[partition] as string, '*', ...encodeVisits(group)).catch(() => {
+          for (const visit of group) {
+            visit.resent = true;
+            spool.add(visit);
+          }
+        });
       }
     }
   }

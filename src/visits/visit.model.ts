@@ -45,6 +45,7 @@ visitBucketSchema.index({ kind: 1, targetId: 1, from: -1 });
 // A click is stored once, whatever delivered it (visit-buckets.ts `insertFreshBuckets`); the
 // shard key (`targetId`) leads, as MongoDB requires of a unique index on a sharded collection.
 visitBucketSchema.index({ targetId: 1, entryIds: 1 }, { unique: true });
+
 // The retention sweep's filter and sort (visit-retention.ts).
 visitBucketSchema.index({ to: 1 });
 
@@ -87,3 +88,26 @@ const settingSchema = new Schema(
   { versionKey: false, collection: 'settings' },
 );
 export const Setting = model('Setting', settingSchema);
+
+/** Indexes of `visit_buckets` that `{targetId, entryIds}` (unique) replaced: the migration step drops them. */
+export const RETIRED_VISIT_BUCKET_INDEXES = ['entryIds_1'];
+
+/** Drops the retired indexes (each a write cost on every bucket stored); absent ones are skipped. */
+export async function dropRetiredVisitBucketIndexes(): Promise<string[]> {
+  const existing = await VisitBucket.collection
+    .listIndexes()
+    .toArray()
+    .catch(() => []);
+  const names = new Set(existing.map((index) => String(index.name)));
+  const dropped: string[] = [];
+  for (const name of RETIRED_VISIT_BUCKET_INDEXES.filter((n) => names.has(n))) {
+    try {
+      await VisitBucket.collection.dropIndex(name);
+      dropped.push(name);
+    } catch (err) {
+      // The embedded engine has no dropIndexes (it keeps nothing across restarts either).
+      if (!String((err as Error).message).includes('no such command')) throw err;
+    }
+  }
+  return dropped;
+}

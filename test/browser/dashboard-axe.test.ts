@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import axe from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
+import { ImportJob } from '../../src/imports/import.model';
+import { nextId } from '../../src/shared/ids/counter.model';
 import { startTestApp, type TestApp } from '../support/app-harness';
 import { launchChromium } from '../support/browser';
 import { createDashboardUser, TEST_PASSWORD } from '../support/dashboard';
@@ -42,6 +44,7 @@ describe('dashboard accessibility: axe-core on every page at 1280 px and 375 px 
   let browser: Browser;
   let pages: Array<[string, string]>;
   let email: string;
+  let importId: number;
 
   before(async () => {
     app = await startTestApp();
@@ -84,6 +87,20 @@ describe('dashboard accessibility: axe-core on every page at 1280 px and 375 px 
     });
     const colleague = await createTestUser();
     await api.post('/api/team/add', { username: colleague.user.username, role: 'viewer' });
+    // A finished import with an error: the Import page's list of past imports has a row.
+    importId = await nextId('imports');
+    await ImportJob.create({
+      id: importId,
+      userId: user.user.id,
+      source: 'csv',
+      status: 'done',
+      total: 2,
+      imported: 1,
+      skipped: 1,
+      errors: [{ item: 'spring', message: 'alias spring is already taken: skipped' }],
+      started: new Date(),
+      finished: new Date(),
+    });
     pages = [
       ['/app/links', '#view table'],
       ['/app/links/new', '#view form'],
@@ -101,6 +118,7 @@ describe('dashboard accessibility: axe-core on every page at 1280 px and 375 px 
       ['/app/keys', '#view table'],
       ['/app/team', '#view table'],
       ['/app/audit', '#view table'],
+      ['/app/import', '.import-history table'],
       ['/app/nothing-here', 'h1'],
     ];
   });
@@ -152,6 +170,10 @@ describe('dashboard accessibility: axe-core on every page at 1280 px and 375 px 
       await page.getByRole('button', { name: 'New key' }).click();
       await page.getByRole('dialog').waitFor();
       await check('/app/keys, new key dialog');
+      await page.goto('/app/import');
+      await page.getByRole('button', { name: new RegExp(`report of import ${importId}$`) }).click();
+      await page.getByRole('dialog').getByRole('table').waitFor();
+      await check('/app/import, report dialog');
       await context.close();
       expect(found, found.join('\n')).to.deep.equal([]);
     });

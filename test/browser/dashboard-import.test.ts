@@ -116,7 +116,9 @@ describe('dashboard Import page in a browser', function () {
       ],
     ]);
 
-    await history.getByRole('button', { name: `Report of import ${done.body.id}` }).click();
+    await history
+      .getByRole('button', { name: new RegExp(`report of import ${done.body.id}$`) })
+      .click();
     const dialog = page.getByRole('dialog', { name: new RegExp(`^Import ${done.body.id} `) });
     await dialog
       .getByRole('status')
@@ -133,7 +135,9 @@ describe('dashboard Import page in a browser', function () {
     await screenshot(page, 'import-history');
     await dialog.getByRole('button', { name: 'Close' }).click();
 
-    await history.getByRole('button', { name: `Report of import ${refused.body.id}` }).click();
+    await history
+      .getByRole('button', { name: new RegExp(`report of import ${refused.body.id}$`) })
+      .click();
     const failed = page.getByRole('dialog', { name: new RegExp(`^Import ${refused.body.id} `) });
     await failed.getByRole('cell', { name: 'not a linkqr export' }).waitFor();
   });

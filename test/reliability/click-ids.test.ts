@@ -14,7 +14,11 @@ import {
   visitPartitionOf,
   visitStreamKey,
 } from '../../src/visits/visit-stream';
-import { VisitTotal } from '../../src/visits/visit.model';
+import {
+  dropRetiredVisitBucketIndexes,
+  VisitBucket,
+  VisitTotal,
+} from '../../src/visits/visit.model';
 import { listVisits } from '../../src/visits/visits.service';
 import type { CapturedVisit } from '../../src/visits/visits.types';
 import { testRedisPrefix } from '../support/environment';
@@ -186,5 +190,18 @@ describe('click ids: every copy of a click counted once (issue 21)', () => {
       entryIds: ['k1', 'k2', 'k3', 'k9'],
     });
     expect(all.flatMap((d) => d.entryIds).sort()).to.deep.equal(['k1', 'k2', 'k3', 'k9']);
+  });
+
+  it('the migration step drops the index the unique one replaced (MongoDB only)', async function () {
+    // The embedded engine has no dropIndexes command (nor anything kept from an older version).
+    if (!process.env.MONGODB_URI) {
+      expect(await dropRetiredVisitBucketIndexes()).to.deep.equal([]);
+      this.skip();
+    }
+    await VisitBucket.collection.createIndex({ entryIds: 1 });
+    expect(await dropRetiredVisitBucketIndexes()).to.deep.equal(['entryIds_1']);
+    const names = (await VisitBucket.collection.listIndexes().toArray()).map((i) => i.name);
+    expect(names).to.include('targetId_1_entryIds_1').and.not.include('entryIds_1');
+    expect(await dropRetiredVisitBucketIndexes()).to.deep.equal([]);
   });
 });

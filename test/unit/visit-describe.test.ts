@@ -1,8 +1,13 @@
 import { expect } from 'chai';
 import { countryName, hashVisitor, resolveCountry } from '../../src/visits/visit-capture';
 import { visitorHasher } from '../../src/visits/visit-recorder';
-import { describeVisit, referrerLabel, socialNetworkOf } from '../../src/visits/visit-describe';
-import { decodeVisit, encodeVisit } from '../../src/visits/visit-stream';
+import {
+  capturedFields,
+  describeVisit,
+  referrerLabel,
+  socialNetworkOf,
+} from '../../src/visits/visit-describe';
+import { decodeEntry, decodeVisit, encodeVisit, encodeVisits } from '../../src/visits/visit-stream';
 import type { CapturedVisit } from '../../src/visits/visits.types';
 
 const chrome =
@@ -22,6 +27,17 @@ const visit = (overrides: Partial<CapturedVisit> = {}): CapturedVisit => ({
 });
 
 describe('visit description (pure)', () => {
+  it('keeps every field of the captured visit, and leaves absent optional ones absent', () => {
+    const full: Record<string, unknown> = {};
+    for (const field of capturedFields) full[field] = `value of ${field}`;
+    const described = describeVisit({ ...visit(), ...full } as CapturedVisit) as unknown as Record<
+      string,
+      unknown
+    >;
+    for (const field of capturedFields) expect(described[field], field).to.equal(full[field]);
+    expect(describeVisit(visit())).not.to.have.property('variant');
+  });
+
   it('labels referrers by host without www, and no referrer as Direct', () => {
     expect(referrerLabel('https://www.Example.com/a?b=c')).to.equal('example.com');
     expect(referrerLabel('')).to.equal('Direct');
@@ -115,5 +131,38 @@ describe('visit description (pure)', () => {
     });
     expect(decodeVisit(encodeVisit(v))).to.deep.equal(v);
     expect(decodeVisit(['k', 'bogus', 'i', '1', 't', '1'])).to.equal(null);
+  });
+
+  it('packs several clicks into one stream entry and unpacks each, ids and marks included', () => {
+    const clicks = [
+      visit({ targetId: 7, at: 1, clickId: 'abc.1' }),
+      visit({ kind: 'link', targetId: 8, at: 2, variant: 'https://b.example/', clickId: 'abc.2' }),
+      visit({ targetId: 9, at: 3, clickId: 'abc.3', resent: true, referrer: 'https://x.test/' }),
+    ];
+    const fields = encodeVisits(clicks);
+    expect(fields).to.have.length(2);
+    expect(decodeEntry(fields)).to.deep.equal({ visits: clicks, malformed: 0 });
+    // A single-click entry (the spool's, and earlier versions') still reads as one click.
+    expect(decodeEntry(encodeVisit(clicks[0] as CapturedVisit))).to.deep.equal({
+      visits: [clicks[0]],
+      malformed: 0,
+    });
+  });
+
+  it('leaves out a malformed packed click and counts it; refuses an entry that is not one', () => {
+    const [good] = encodeVisits([visit({ clickId: 'ok.1' })]).slice(1) as [string];
+    const rows = JSON.parse(good) as unknown[];
+    const packed = JSON.stringify([
+      ...rows,
+      ['qr', 'not a number', 1, 'v', 'c', 'u', 'r', '', 'x.1', 0],
+      ['qr', 1, 1, 'v', 'c', 'u', 'r', '', '', 0],
+      'not a row',
+    ]);
+    const decoded = decodeEntry(['p', packed]);
+    expect(decoded?.visits).to.have.length(1);
+    expect(decoded?.malformed).to.equal(3);
+    expect(decodeEntry(['p', '{not json'])).to.equal(null);
+    expect(decodeEntry(['p', '{"a":1}'])).to.equal(null);
+    expect(decodeEntry(['k', 'bogus'])).to.equal(null);
   });
 });

@@ -122,6 +122,26 @@ async function openReport(r) {
 }
 
 /**
+ * Opens an import's report; its name starts with what it shows (the errors, if any) and says
+ * which import.
+ * @param {ImportReport} r
+ */
+function reportButton(r) {
+  const n = r.errors.length;
+  const text = n ? `${n} error${n === 1 ? '' : 's'}` : 'Report';
+  return h(
+    'button',
+    {
+      type: 'button',
+      class: 'link',
+      onclick: () => openReport(r),
+      'aria-label': `${text}: report of import ${r.id}`,
+    },
+    text,
+  );
+}
+
+/**
  * The caller's imports, newest first, a page at a time, each with its status, counts and a
  * way to its errors.
  * @param {HTMLElement} section
@@ -152,18 +172,7 @@ function importHistory(section) {
             String(r.failed),
             String(r.total),
             r.started || '—',
-            h(
-              'button',
-              {
-                type: 'button',
-                class: 'link',
-                onclick: () => openReport(r),
-                'aria-label': `Report of import ${r.id}`,
-              },
-              r.errors.length
-                ? `${r.errors.length} error${r.errors.length === 1 ? '' : 's'}`
-                : 'report',
-            ),
+            reportButton(r),
           ],
         ),
         pager(answer.data, (p) => {

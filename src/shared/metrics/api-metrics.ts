@@ -81,12 +81,12 @@ export function createApiMetrics(deps: {
   });
   const backlog = new Gauge({
     name: 'linkqr_visit_backlog',
-    help: 'Visits queued in the Redis stream and not yet stored',
+    help: 'Click entries queued in the Redis streams and not yet stored (an entry holds the clicks one API process sent in one turn)',
     registers,
   });
   const pending = new Gauge({
     name: 'linkqr_visit_pending',
-    help: 'Visits a drainer has read but not yet acknowledged',
+    help: 'Click entries a drainer has read but not yet acknowledged',
     registers,
   });
   new Gauge({
