@@ -30,13 +30,14 @@ import type { PublicRateLimit } from './shared/http/public-rate-limit';
 import { splashRouter } from './splash/splash.routes';
 import { statsRouter } from './stats/stats.routes';
 import { teamRouter } from './team/team.routes';
+import { twoFactorRouter } from './two-factor/two-factor.routes';
 import { webhooksRouter } from './webhooks/webhooks.routes';
 import { usersRouter } from './users/users.routes';
 
 /** Every resource's API router, mounted under /api behind auth and the rate limiter. */
 export function apiRoutes(deps: AppDeps): Router {
   const api = Router();
-  api.use(accountRouter(deps));
+  api.use(accountRouter(deps), twoFactorRouter(deps));
   api.use(domainsRouter(deps), pixelsRouter(deps), overlaysRouter(deps), splashRouter(deps));
   api.use(
     linksBulkRouter(deps),

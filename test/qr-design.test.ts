@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import sharp from 'sharp';
 import { client } from './support/http';
 import { useQrEnvironment } from './support/qr-env';
 import { decodeImage, waitForRender } from './support/qr';
@@ -68,6 +69,41 @@ describe('QR designs through the API', () => {
     expect((await decodeImage(back)).text).to.equal('v4');
   });
 
+  it('renders a logo at the largest style.logoSize, proven and decoding, its plate larger than the default', async () => {
+    const user = await createTestUser();
+    // A symbol (version 5 at level H) whose blocks still recover a plate of 0.4 of its side.
+    const data = 'https://example.com/spring-fair-menu';
+    const codes = await Promise.all(
+      [undefined, 0.4].map((logoSize) =>
+        env.create(user, { type: 'text', data, logo: 'red.png', style: { logoSize } }),
+      ),
+    );
+    const red = async (link: string) => {
+      const png = await env.image(link, '.png');
+      expect((await decodeImage(png.bytes)).text).to.equal(data);
+      const { data: pixels } = await sharp(png.bytes)
+        .removeAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      let count = 0;
+      for (let i = 0; i < pixels.length; i += 3) {
+        if ((pixels[i] as number) > 180 && (pixels[i + 1] as number) < 90) count += 1;
+      }
+      return count;
+    };
+    for (const { id } of codes) {
+      const details = await waitForRender(env.app, user.apiKey, id);
+      // Ready: the worker decoded the render back to its payload before storing it.
+      expect([details.status, details.reason]).to.deep.equal(['ready', null]);
+    }
+    const [byDefault, largest] = [await red(codes[0]!.link), await red(codes[1]!.link)];
+    expect(largest).to.be.greaterThan(byDefault * 2);
+    const res = await client(env.app.url, user.apiKey).get<{ details: { style: unknown } }>(
+      `/api/qr/${codes[1]!.id}`,
+    );
+    expect(res.body.details.style).to.deep.equal({ logoSize: 0.4 });
+  });
+
   describe('designs that would not scan are refused (422, naming the part)', () => {
     const refusals: Array<[string, Record<string, unknown>, string, string]> = [
       [
@@ -95,10 +131,34 @@ describe('QR designs through the API', () => {
         'logo covers ',
       ],
       [
-        'a logo too large even at level H',
+        'a logo size too large for level Q',
         { logo: 'red.png', style: { logoSize: 0.4, errorCorrection: 'Q' } },
-        'logo',
+        'style.logoSize',
         'logo covers ',
+      ],
+      [
+        'a logo size at the maximum that this symbol cannot carry even at level H',
+        { logo: 'red.png', style: { logoSize: 0.4 } },
+        'style.logoSize',
+        'logo covers 12 codewords of an error-correction block that recovers 11 at level H: use a smaller style.logoSize, or no logo',
+      ],
+      [
+        'a logo size below the minimum',
+        { logo: 'red.png', style: { logoSize: 0.05 } },
+        'style.logoSize',
+        'style.logoSize must be greater than or equal to 0.1',
+      ],
+      [
+        'a logo size above the maximum',
+        { logo: 'red.png', style: { logoSize: 0.45 } },
+        'style.logoSize',
+        'style.logoSize must be less than or equal to 0.4',
+      ],
+      [
+        'a logo size that is not a number',
+        { logo: 'red.png', style: { logoSize: 'large' } },
+        'style.logoSize',
+        'style.logoSize must be a number',
       ],
       [
         'frame text the font cannot draw',

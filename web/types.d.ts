@@ -74,6 +74,8 @@ export interface QrStyleConfig {
   errorCorrections: string[];
   margin: { min: number; max: number; default: number };
   frameText: number;
+  /** Share of the code's width. */
+  logoSize: { min: number; max: number; default: number };
 }
 
 /** `GET /api/qr/:id/print`'s data. */

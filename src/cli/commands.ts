@@ -1,6 +1,7 @@
 import { importCommand } from '../imports/imports.cli';
 import { overlayAdd } from '../overlays/overlays.cli';
 import { splashAdd } from '../splash/splash.cli';
+import { twoFactorOff } from '../two-factor/two-factor.cli';
 import { keyRotate, userAdmin, userCreate } from '../users/users.cli';
 import type { CliCommand } from './command';
 import { dbMigrate } from './migrate.cli';
@@ -11,6 +12,7 @@ export const commands: readonly CliCommand[] = [
   userCreate,
   userAdmin,
   keyRotate,
+  twoFactorOff,
   overlayAdd,
   splashAdd,
   importCommand,

@@ -5,12 +5,15 @@ import { DEFAULT_SOURCE_URLS } from '../imports/imports.schemas';
 import { getLink } from '../links/links.service';
 import {
   CORNER_SHAPES,
+  DEFAULT_LOGO_SIZE,
   DEFAULT_MARGIN,
   DOT_STYLES,
   ERROR_CORRECTIONS,
   FRAME_TYPES,
   GRADIENT_TYPES,
   MAX_FRAME_TEXT,
+  MAX_LOGO_SIZE,
+  MIN_LOGO_SIZE,
   MIN_MARGIN,
 } from '../qr-codes/design/style';
 import { QR_FORMATS, QR_TYPES } from '../qr-codes/qr-code.model';
@@ -27,6 +30,8 @@ import { linkFormSpecs } from './link-forms';
 import { errorPage } from './pages/error.page';
 import { sendPage, sendView } from './pages/respond';
 import { signInPage } from './pages/sign-in.page';
+import { securityPages } from './security.pages';
+import { signInCodePages } from './sign-in-code.routes';
 import { resourceViews } from './resources';
 import { requireSignedIn, signIn, signOut } from './sign-in.routes';
 import { signInPageLimit } from './sign-in';
@@ -49,6 +54,7 @@ export function dashboardPages(deps: AppDeps, apiRouteTable: ReadonlySet<string>
   });
   router.post('/signin', pageLimit, ...signIn(deps));
   router.post('/signout', signOut(deps));
+  router.use(signInCodePages(deps));
 
   router.use(requireSignedIn);
   router.use(resolveActingAccount(deps));
@@ -58,6 +64,7 @@ export function dashboardPages(deps: AppDeps, apiRouteTable: ReadonlySet<string>
   router.get('/', (_req, res) => res.redirect(303, '/app/links'));
 
   router.use(accountPages(deps));
+  router.use(securityPages(deps));
 
   const linkForms = linkFormSpecs();
   router.get('/links', (req, res) => sendView(req, res, 'Links', 'links', linkForms));
@@ -83,6 +90,7 @@ export function dashboardPages(deps: AppDeps, apiRouteTable: ReadonlySet<string>
       errorCorrections: ERROR_CORRECTIONS,
       margin: { min: MIN_MARGIN, max: 16, default: DEFAULT_MARGIN },
       frameText: MAX_FRAME_TEXT,
+      logoSize: { min: MIN_LOGO_SIZE, max: MAX_LOGO_SIZE, default: DEFAULT_LOGO_SIZE },
     },
   };
   router.get('/qr', (req, res) => sendView(req, res, 'QR codes', 'qrs', qrForm));
@@ -147,7 +155,7 @@ export function pageErrors(deps: AppDeps): ErrorRequestHandler {
         ? 'Something went wrong on our side. Please try again.'
         : appError.message;
     const csrf = req.session ? csrfToken(req) : '';
-    if (req.path === '/signin' && appError.status < 500) {
+    if ((req.path === '/signin' || req.path === '/signin/code') && appError.status < 500) {
       return sendPage(res, appError.status, signInPage({ csrf, error: message }));
     }
     sendPage(

@@ -29,7 +29,8 @@ export function loadSessionUser(maxAgeSeconds: number): RequestHandler {
     if (
       !user ||
       !isUsable(user) ||
-      req.session.passwordStamp !== passwordStamp(user.passwordHash)
+      req.session.passwordStamp !== passwordStamp(user.passwordHash) ||
+      (user.sessionsEndedAt && openedAt <= user.sessionsEndedAt.getTime())
     ) {
       delete req.session.userId;
       delete req.session.passwordStamp;

@@ -54,12 +54,18 @@ export function passwordStamp(passwordHash: string | null | undefined): string {
  */
 /** The dashboard's signing secret: main.ts loads the stored one; an app built without (tests) makes one. */
 export function dashboardSecret(deps: AppDeps): string {
-  return (
-    deps.sessionSecret ??
-    deps.config.dashboard.sessionSecret ??
-    randomBytes(32).toString('base64url')
-  );
+  const configured = deps.sessionSecret ?? deps.config.dashboard.sessionSecret;
+  if (configured) return configured;
+  // One per app: the session, the CSRF tokens and remembered devices must agree on it.
+  let made = madeSecrets.get(deps);
+  if (!made) {
+    made = randomBytes(32).toString('base64url');
+    madeSecrets.set(deps, made);
+  }
+  return made;
 }
+
+const madeSecrets = new WeakMap<AppDeps, string>();
 
 /** The anonymous visitor's CSRF cookie, named and scoped as the session cookie is. */
 export function csrfCookie(config: { publicUrl: string; appUrl?: string }): SessionCookie {
@@ -101,4 +107,12 @@ export async function keepThisSession(req: Request, userId: number): Promise<voi
   if (!req.session) return;
   const updated = await User.findOne({ id: userId }, { passwordHash: 1 }).lean();
   req.session.passwordStamp = passwordStamp(updated?.passwordHash);
+}
+
+/**
+ * "Sign out everywhere": every session of the user opened until now ends at its next request
+ * (each request reloads the user, so this costs no lookup of its own).
+ */
+export async function endAllSessions(userId: number): Promise<void> {
+  await User.updateOne({ id: userId }, { $set: { sessionsEndedAt: new Date() } });
 }

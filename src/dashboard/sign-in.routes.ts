@@ -6,9 +6,11 @@ import { signInPage } from './pages/sign-in.page';
 import { passwordStamp, sessionCookie } from './session';
 import { sessionUser } from './session-user';
 import { isUsable, signInThrottle, verifyCredentials } from './sign-in';
+import { awaitSecondFactor, secondFactorDue } from './sign-in-code';
+import type { UserRecord } from '../users/user.model';
 
 /** Only a path inside the dashboard: never another site (no open redirect). */
-function safeNext(value: unknown): string {
+export function safeNext(value: unknown): string {
   return typeof value === 'string' && /^\/app(\/[A-Za-z0-9/_-]*)?$/.test(value)
     ? value
     : '/app/links';
@@ -44,17 +46,30 @@ export function signIn(deps: AppDeps): RequestHandler[] {
       res.send(signInPage({ csrf: csrfToken(req), email, error: refusal, next }));
       return;
     }
-    // A new session id at sign-in: a session id planted before cannot be ridden (fixation).
-    await regenerate(req);
-    req.session.userId = user.id;
-    req.session.passwordStamp = passwordStamp(user.passwordHash);
-    req.session.host = req.hostname.toLowerCase();
-    req.session.signedInAt = Date.now();
-    csrfToken(req);
-    await save(req);
+    if (await secondFactorDue(deps, req, user)) {
+      await regenerate(req);
+      awaitSecondFactor(req, user, email, next);
+      csrfToken(req);
+      await save(req);
+      res.redirect(303, '/app/signin/code');
+      return;
+    }
+    await openSession(req, user);
     res.redirect(303, next);
   };
   return [...signInThrottle(deps), handler];
+}
+
+/** Signs `user` in on this request's session, under a new session id. */
+export async function openSession(req: Request, user: UserRecord): Promise<void> {
+  // A new session id at sign-in: a session id planted before cannot be ridden (fixation).
+  await regenerate(req);
+  req.session.userId = user.id;
+  req.session.passwordStamp = passwordStamp(user.passwordHash);
+  req.session.host = req.hostname.toLowerCase();
+  req.session.signedInAt = Date.now();
+  csrfToken(req);
+  await save(req);
 }
 
 export function signOut(deps: AppDeps): RequestHandler {

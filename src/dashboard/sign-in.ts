@@ -31,11 +31,6 @@ export function isUsable(user: UserRecord, now = new Date()): boolean {
   return !user.expires || user.expires.getTime() > now.getTime();
 }
 
-function accountOf(req: Request): string {
-  const email = (req.body as Record<string, unknown> | undefined)?.email;
-  return typeof email === 'string' ? email.trim().toLowerCase() : '';
-}
-
 /**
  * Every request to the sign-in page (shown or posted), counted per client address: the page costs
  * no storage any more, but it still costs a password hash when posted.
@@ -66,36 +61,57 @@ export function signInPageLimit(deps: AppDeps): RequestHandler {
 }
 
 /**
- * Failed sign-ins are counted per client address and per account (in Redis, shared by every
- * process); past either cap the form answers 429 until the window ends, right password or not.
+ * A limiter of failed attempts (answers of 400 and above) under the sign-in's counters: the same
+ * `scope` and key share one count whichever form or route made the attempt, so a wrong code counts
+ * as a wrong password does.
+ */
+export function failedAttemptsLimit(
+  deps: AppDeps,
+  scope: 'ip' | 'account',
+  limit: number,
+  key: (req: Request) => string,
+): RequestHandler {
+  const { signInWindowMs } = deps.config.dashboard;
+  return rateLimit({
+    windowMs: signInWindowMs,
+    limit,
+    skipSuccessfulRequests: true,
+    keyGenerator: key,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    passOnStoreError: false,
+    store: new RedisStore({
+      prefix: deps.keys.key('dashboard', 'signin', scope, ''),
+      sendCommand: scriptSafeSendCommand(deps.redis),
+    }),
+    handler: (_req, _res, next) => {
+      const minutes = Math.ceil(signInWindowMs / 60_000);
+      next(
+        tooManyRequests(
+          `Too many failed sign-ins: try again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
+          Math.ceil(signInWindowMs / 1000),
+        ),
+      );
+    },
+  });
+}
+
+/** The account a sign-in attempt counts against: the email typed, else the one half signed in. */
+function accountOf(req: Request): string {
+  const email = (req.body as Record<string, unknown> | undefined)?.email;
+  if (typeof email === 'string') return email.trim().toLowerCase();
+  return req.session?.pendingEmail ?? '';
+}
+
+/**
+ * Failed sign-ins (a wrong password, a wrong second-factor code) are counted per client address
+ * and per account (in Redis, shared by every process); past either cap the form answers 429 until
+ * the window ends, right password or not.
  */
 export function signInThrottle(deps: AppDeps): RequestHandler[] {
-  const { signInLimitPerIp, signInLimitPerAccount, signInWindowMs } = deps.config.dashboard;
-  const limiter = (scope: string, limit: number, key: (req: Request) => string) =>
-    rateLimit({
-      windowMs: signInWindowMs,
-      limit,
-      skipSuccessfulRequests: true,
-      keyGenerator: key,
-      standardHeaders: 'draft-8',
-      legacyHeaders: false,
-      passOnStoreError: false,
-      store: new RedisStore({
-        prefix: deps.keys.key('dashboard', 'signin', scope, ''),
-        sendCommand: scriptSafeSendCommand(deps.redis),
-      }),
-      handler: (_req, _res, next) => {
-        const minutes = Math.ceil(signInWindowMs / 60_000);
-        next(
-          tooManyRequests(
-            `Too many failed sign-ins: try again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
-            Math.ceil(signInWindowMs / 1000),
-          ),
-        );
-      },
-    });
+  const { signInLimitPerIp, signInLimitPerAccount } = deps.config.dashboard;
   return [
-    limiter('ip', signInLimitPerIp, clientKey),
-    limiter('account', signInLimitPerAccount, accountOf),
+    failedAttemptsLimit(deps, 'ip', signInLimitPerIp, clientKey),
+    failedAttemptsLimit(deps, 'account', signInLimitPerAccount, accountOf),
   ];
 }

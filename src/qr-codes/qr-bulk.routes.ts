@@ -27,6 +27,11 @@ import { awaitVariant, type VariantWaitDeps } from './qr-variant-wait';
 import { qrImageCacheFor } from './qr-image-cache';
 
 const tag = 'QR codes';
+/**
+ * How long a ZIP of print files waits for the worker at least: an owner's download of up to 100
+ * drawings, not an `<img>` on a page, so worth a longer wait than `QR_IMAGE_WAIT_MS`.
+ */
+const ZIP_DRAW_WAIT_MS = 30_000;
 
 const downloadQuery = Joi.object({
   ids: Joi.string()
@@ -54,7 +59,7 @@ const api = {
     tag,
     summary: 'A ZIP of QR code images',
     description:
-      'One file per code (`{name or qr}-{id}.{format}`), streamed as the images are read. Every code must be yours and rendered. PDF and EPS are drawn by the worker first, waited for as an image is (`QR_IMAGE_WAIT_MS`); a 409 says when some are still being drawn.',
+      'One file per code (`{name or qr}-{id}.{format}`), streamed as the images are read. Every code must be yours and rendered. PDF and EPS are drawn by the worker first, waited for up to 30 s (or `QR_IMAGE_WAIT_MS` if longer); a 409 says when some are still being drawn.',
     scope: 'qr:read',
     query: downloadQuery,
     responses: { 200: { description: 'The ZIP', media: ['application/zip'] } },
@@ -131,7 +136,7 @@ export function qrBulkRouter(deps: AppDeps): Router {
     queue: deps.qrQueue,
     images: qrImageCacheFor(deps),
     logger: deps.logger,
-    waitMs: config.qrImageWaitMs,
+    waitMs: Math.max(config.qrImageWaitMs, ZIP_DRAW_WAIT_MS),
   };
   const router = Router();
 

@@ -1,4 +1,5 @@
 import { Queue, type JobsOptions } from 'bullmq';
+import { fairShare } from '../shared/infra/fair-share';
 import type { RedisClient } from '../shared/infra/redis-connections';
 import type { Logger } from '../shared/infra/logger';
 import type { RedisKeys } from '../shared/infra/redis-keys';
@@ -84,6 +85,24 @@ export function qrRenderJobId({ qrId, renderVersion }: QrRenderJob): string {
   return `qr-${qrId}-v${renderVersion}`;
 }
 
+/** Render slots one user's jobs may hold at once: a slow logo host of theirs holds no more. */
+export function qrSlotsPerUser(concurrency: number): number {
+  return Math.max(1, Math.floor(concurrency / 2));
+}
+
+/** The per-user fairness of the render queue (see fair-share.ts), for producers and worker. */
+export function qrFairShare(redis: RedisClient, keys: RedisKeys, concurrency: number) {
+  return fairShare({
+    redis,
+    keys,
+    queue: QR_RENDER_QUEUE,
+    maxInFlight: qrSlotsPerUser(concurrency),
+  });
+}
+
+/** The owner a job names (jobs queued by an older API carry ids only: no fairness for them). */
+export const qrJobOwner = (job: QrRenderJob): number | undefined => job.content?.userId;
+
 /** Job states reported as queue depth in the metrics. */
 export const QR_QUEUE_STATES = ['waiting', 'prioritized', 'active', 'delayed', 'failed'] as const;
 
@@ -151,9 +170,14 @@ export function createQrRenderQueue(options: {
   variants.on('error', (err) =>
     options.logger.warn({ err: err.message }, 'qr variant queue error'),
   );
+  // Only the priorities are used here: the in-flight cap is the worker's.
+  const fair = qrFairShare(options.connection, options.keys, 1);
   return {
     async enqueue(job) {
-      await queue.add('render', job, { jobId: qrRenderJobId(job) });
+      // A user's n-th waiting render goes after everyone's (n-1)-th (issue 29, M7).
+      const owner = qrJobOwner(job);
+      const priority = owner === undefined ? undefined : (await fair.ranks(owner, 1))[0];
+      await queue.add('render', job, { jobId: qrRenderJobId(job), priority });
     },
     async requestVariant(job) {
       const jobId = qrVariantJobId(job);

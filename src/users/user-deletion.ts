@@ -32,6 +32,9 @@ import { keyHashesOf } from '../keys/callers';
 import { apiKeyCacheFor } from './api-key-cache';
 import { Webhook } from '../webhooks/webhook.model';
 import { deleteWebhook } from '../webhooks/webhooks.service';
+import { membershipCacheFor, membershipCacheKey } from '../team/acting-account';
+import { Membership } from '../team/membership.model';
+import { deleteTwoFactor } from '../two-factor/two-factor.service';
 import { User } from './user.model';
 import { UserDeletion } from './user-deletion.model';
 
@@ -44,6 +47,7 @@ export interface UserDeletionContext {
   campaignSlugs: Invalidator;
   visits: Pick<Visits, 'deleteVisits'>;
   qr: QrServiceContext;
+  memberships: Invalidator;
   logger: Logger;
 }
 
@@ -62,6 +66,7 @@ export function userDeletionContextFor(
     campaignSlugs: campaignCacheFor(deps),
     visits: deps.visits,
     qr: qrServiceContext(deps),
+    memberships: membershipCacheFor(deps),
     logger: deps.logger,
   };
 }
@@ -102,6 +107,8 @@ export async function deleteUserAndContent(
   if (deletedCount === 0) throw notFound('User not found');
   await ApiKey.deleteMany({ userId });
   await ctx.apiKeys.invalidate(hashes);
+  // Before anything else: no member may go on acting in a deleted account, nor it in others.
+  await deleteMemberships(userId, ctx.memberships);
   await dropCachedLinks(userId, ctx.links);
   try {
     await cleanUpUser(userId, ctx);
@@ -127,8 +134,17 @@ async function dropCachedLinks(userId: number, links: LinkInvalidator): Promise<
   }
 }
 
+/** The user's memberships both ways (their team, the teams they are in), dropped everywhere. */
+async function deleteMemberships(userId: number, memberships: Invalidator): Promise<void> {
+  const filter = { $or: [{ accountId: userId }, { memberId: userId }] };
+  const gone = await Membership.find(filter).lean();
+  await Membership.deleteMany(filter);
+  await memberships.invalidate(gone.map((m) => membershipCacheKey(m.accountId, m.memberId)));
+}
+
 /** Deletes whatever is left of a deleted user's records, then the marker; safe to run again. */
 export async function cleanUpUser(userId: number, ctx: UserDeletionContext): Promise<void> {
+  await deleteMemberships(userId, ctx.memberships);
   const owned = { userId };
   for (const id of idsOf(await Link.find(owned).lean())) {
     await deleteLink(userId, id, ctx.links, ctx.visits);
@@ -151,6 +167,7 @@ export async function cleanUpUser(userId: number, ctx: UserDeletionContext): Pro
     OverlayResponse.deleteMany({ userId }),
     deleteUploads(ctx.qr.logo.logoDir, userId),
     SplashPage.deleteMany({ userId }),
+    deleteTwoFactor(userId),
     // One DEL per key: on a cluster they live in different slots.
     ...[`${ctx.keys.rateLimit()}${userRateLimitKey(userId)}`, ...rotators].map((k) =>
       ctx.redis.del(k),

@@ -20,6 +20,8 @@ const userSchema = new Schema(
     apiKeyLastUsed: { type: Date, default: null },
     /** Administrators' keys may also manage users and plans (GemPixel's admin API). */
     admin: { type: Boolean, required: true, default: false },
+    /** "Sign out everywhere": every dashboard session opened before this ends at its next request. */
+    sessionsEndedAt: { type: Date, default: null },
   },
   { versionKey: false, collection: 'users' },
 );

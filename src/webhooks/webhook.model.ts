@@ -30,6 +30,8 @@ const webhookSchema = new Schema(
     secretKeyId: { type: String, default: null },
     /** When deliveries started failing without a success since; null while healthy. */
     failingSince: { type: Date, default: null },
+    /** Deliveries in a row that got no answer in time; any answer starts it again at 0 (M7). */
+    consecutiveTimeouts: { type: Number, default: 0 },
     disabledAt: { type: Date, default: null },
     disabledReason: { type: String, default: null },
     createdAt: { type: Date, required: true },

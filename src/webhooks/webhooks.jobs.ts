@@ -1,5 +1,6 @@
 import type { Clock } from '../shared/cache/cache-bus';
 import { Queue, type JobsOptions } from 'bullmq';
+import { fairShare } from '../shared/infra/fair-share';
 import type { RedisClient } from '../shared/infra/redis-connections';
 import type { Logger } from '../shared/infra/logger';
 import type { RedisKeys } from '../shared/infra/redis-keys';
@@ -13,10 +14,27 @@ export const WEBHOOK_QUEUE = 'webhook-delivery';
 /** The event itself travels in the job (it is what was true when it happened), the secret never. */
 export interface WebhookJob {
   webhookId: number;
+  /** The webhook's owner, for per-user fairness (jobs queued before it carry none). */
+  userId?: number;
   event: WebhookEvent;
   /** When the event happened (ISO 8601); the same in every attempt's body. */
   created: string;
   data: unknown;
+}
+
+/** Slots of the delivery worker one user's deliveries may hold at once (the rest wait). */
+export function webhookSlotsPerUser(concurrency: number): number {
+  return Math.max(1, Math.floor(concurrency / 2));
+}
+
+/** The per-user fairness of the delivery queue (see fair-share.ts), for producers and worker. */
+export function webhookFairShare(redis: RedisClient, keys: RedisKeys, concurrency: number) {
+  return fairShare({
+    redis,
+    keys,
+    queue: WEBHOOK_QUEUE,
+    maxInFlight: webhookSlotsPerUser(concurrency),
+  });
 }
 
 export function webhookJobOptions(retryDelayMs: number, attempts: number): JobsOptions {
@@ -60,6 +78,8 @@ export function createWebhookEvents(options: {
     cacheClock: options.cacheClock,
   });
   const subscribed = (event: WebhookEvent) => hasSubscribers(subscribers, event);
+  // Only the priorities are used here: the in-flight cap is the worker's.
+  const fair = webhookFairShare(options.connection, options.keys, 1);
   return {
     subscribed,
     async emit(userId, event, data) {
@@ -72,8 +92,14 @@ export function createWebhookEvents(options: {
           .toArray();
         if (hooks.length === 0) return;
         const created = new Date().toISOString();
+        // A user's n-th outstanding delivery waits behind everyone's (n-1)-th (issue 29, M7).
+        const priorities = await fair.ranks(userId, hooks.length);
         await queue.addBulk(
-          hooks.map((h) => ({ name: event, data: { webhookId: h.id, event, created, data } })),
+          hooks.map((h, i) => ({
+            name: event,
+            data: { webhookId: h.id, userId, event, created, data },
+            opts: { priority: priorities[i] },
+          })),
         );
       } catch (err) {
         logger.warn({ err: (err as Error).message, userId, event }, 'webhook event not queued');

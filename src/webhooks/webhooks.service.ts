@@ -76,7 +76,12 @@ export async function updateWebhook(
   if (input.url !== undefined) set.url = await checkUrl(input.url, ctx.policy);
   if (input.events !== undefined) set.events = input.events;
   if (input.active === true)
-    Object.assign(set, { disabledAt: null, disabledReason: null, failingSince: null });
+    Object.assign(set, {
+      disabledAt: null,
+      disabledReason: null,
+      failingSince: null,
+      consecutiveTimeouts: 0,
+    });
   if (input.active === false)
     Object.assign(set, { disabledAt: new Date(), disabledReason: 'disabled by its owner' });
   await Webhook.updateOne({ id, userId }, { $set: set });

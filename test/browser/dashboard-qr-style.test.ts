@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
@@ -7,7 +10,7 @@ import { startTestApp, type TestApp } from '../support/app-harness';
 import { launchChromium, screenshot } from '../support/browser';
 import { createDashboardUser, TEST_PASSWORD } from '../support/dashboard';
 import { client } from '../support/http';
-import { startQrWorker } from '../support/qr';
+import { solidLogo, startQrWorker } from '../support/qr';
 
 interface PrintData {
   data: { moduleMm: number; width: number; height: number; contrast: number; warnings: string[] };
@@ -18,10 +21,13 @@ describe('dashboard QR style controls and print check in a browser', function ()
   let app: TestApp;
   let worker: QrRenderWorker;
   let browser: Browser;
+  let logoDir: string;
 
   before(async function () {
     this.timeout(60_000);
-    app = await startTestApp();
+    logoDir = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-style-logos-'));
+    fs.writeFileSync(path.join(logoDir, 'red.png'), await solidLogo({ r: 220, g: 30, b: 30 }));
+    app = await startTestApp({ LOGO_DIR: logoDir });
     worker = startQrWorker(app);
     browser = await launchChromium();
   });
@@ -29,7 +35,23 @@ describe('dashboard QR style controls and print check in a browser', function ()
     await browser?.close();
     await worker?.close();
     await app?.close();
+    fs.rmSync(logoDir, { recursive: true, force: true });
   });
+
+  async function signedIn() {
+    const user = await createDashboardUser();
+    const context = await browser.newContext({
+      baseURL: app.url,
+      viewport: { width: 1280, height: 900 },
+    });
+    const page = await context.newPage();
+    await page.goto('/app/signin');
+    await page.getByLabel('Email').fill(user.user.email);
+    await page.getByLabel('Password').fill(TEST_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => !url.pathname.endsWith('/signin'));
+    return { user, context, page };
+  }
 
   const previewSvg = (page: Page) => page.locator('.preview svg').evaluate((el) => el.outerHTML);
 
@@ -184,6 +206,56 @@ describe('dashboard QR style controls and print check in a browser', function ()
       await page.getByRole('list', { name: 'Warnings' }).getByText(warning).waitFor();
     }
     await screenshot(page, 'qr-style-print');
+    await context.close();
+  });
+
+  it('sets the logo size, shows the size a symbol cannot carry beside it, and saves the largest one that reads', async () => {
+    const { user, context, page } = await signedIn();
+    await page.goto('/app/qr/new');
+    await page.getByLabel('Type').selectOption('text');
+    await page.getByLabel('Text', { exact: true }).fill('https://example.com/menu');
+    await page.getByLabel('Logo: an image URL, or upload one below').fill('red.png');
+    const logoSize = page.getByLabel("Logo size (% of the code's width, 10-40)");
+    expect(await logoSize.inputValue()).to.equal('25');
+    await page.locator('.preview svg image').waitFor({ state: 'attached' });
+
+    // 40 % is more than this symbol's error correction recovers: refused beside the control.
+    await logoSize.fill('40');
+    const row = page.locator('#view .field', { has: logoSize });
+    await row
+      .locator('.error')
+      .getByText(/logo covers \d+ codewords .* use a smaller style\.logoSize/)
+      .waitFor();
+    expect(await logoSize.getAttribute('aria-invalid')).to.equal('true');
+
+    // A longer payload (a larger symbol) carries it: the refusal goes, the code is saved.
+    const data = 'https://example.com/spring-fair-menu';
+    await page.getByLabel('Text', { exact: true }).fill(data);
+    await until(async () => (await row.locator('.error:not([hidden])').count()) === 0);
+    await page.getByRole('button', { name: 'Create QR code' }).click();
+    await page.waitForURL(/\/app\/qr\/\d+$/);
+    const id = Number(new URL(page.url()).pathname.split('/').pop());
+    const details = await client(app.url, user.apiKey).get<{
+      details: { style: Record<string, unknown> };
+    }>(`/api/qr/${id}`);
+    expect(details.body.details.style).to.deep.equal({ logoSize: 0.4 });
+    const image = page.getByTestId('qr-image');
+    await image.waitFor({ state: 'visible', timeout: 30_000 });
+    const src = await image.getAttribute('src');
+    const png = Buffer.from(await (await fetch(new URL(String(src), app.url))).arrayBuffer());
+    const meta = await sharp(png).metadata();
+    expect(await readsAs(png, data, Number(meta.width))).to.equal(undefined);
+    expect(await page.getByLabel("Logo size (% of the code's width, 10-40)").inputValue()).to.equal(
+      '40',
+    );
+    // The print file, drawn by the worker, downloads from the code's page.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download PDF' }).click(),
+    ]);
+    const pdf = await fs.promises.readFile(await download.path());
+    expect(pdf.subarray(0, 5).toString()).to.equal('%PDF-');
+    expect(download.suggestedFilename()).to.equal(`qr-${id}.pdf`);
     await context.close();
   });
 });

@@ -15,6 +15,19 @@ export function cookiesOf(res: { headers: Headers }): string[] {
   return res.headers.getSetCookie().map((c) => c.split(';')[0] as string);
 }
 
+/** The cookie jar after a response: each cookie set replaces its namesake, an emptied one goes. */
+function mergeCookies(jar: string, set: string[]): string {
+  const cookies = new Map<string, string>();
+  for (const pair of [...(jar ? jar.split('; ') : []), ...set]) {
+    const eq = pair.indexOf('=');
+    const name = pair.slice(0, eq);
+    if (eq < 1) continue;
+    if (pair.length === eq + 1) cookies.delete(name);
+    else cookies.set(name, pair);
+  }
+  return [...cookies.values()].join('; ');
+}
+
 export function csrfOf(html: string): string {
   const match = /<meta name="csrf-token" content="([^"]*)">/.exec(html);
   if (!match?.[1]) throw new Error('page has no CSRF token');
@@ -36,7 +49,7 @@ export class DashboardClient {
     if (this.cookie) headers.cookie = this.cookie;
     const res = await request<T>(this.baseUrl, path, { ...options, headers });
     const set = cookiesOf(res);
-    if (set.length) this.cookie = set.join('; ');
+    if (set.length) this.cookie = mergeCookies(this.cookie, set);
     if (
       (res.headers.get('content-type') ?? '').includes('html') &&
       res.text.includes('csrf-token')

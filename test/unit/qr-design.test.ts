@@ -126,7 +126,10 @@ describe('QR designs', () => {
           'logo covers 6 codewords of an error-correction block that recovers 4 at level L: use style.errorCorrection H, a smaller style.logoSize, or no logo',
       });
       expect(check({ errorCorrection: 'H' }, true)).to.equal(undefined);
-      expect(check({ errorCorrection: 'M', logoSize: 0.4 }, true)?.field).to.equal('logo');
+      // A size the owner chose is the part to change.
+      expect(check({ errorCorrection: 'M', logoSize: 0.4 }, true)?.field).to.equal(
+        'style.logoSize',
+      );
     });
 
     it('counts the plate against the budget of ISO/IEC 18004 (version 3-M: 26 EC codewords a block)', () => {

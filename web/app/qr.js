@@ -477,6 +477,17 @@ export async function qrView(root, config) {
             { class: 'button', href: `${path}.svg`, download: `qr-${qr.id}.svg` },
             'Download SVG',
           ),
+          // Print files, vector: drawn by the worker on the first download.
+          h(
+            'a',
+            { class: 'button', href: `${path}.pdf`, download: `qr-${qr.id}.pdf` },
+            'Download PDF',
+          ),
+          h(
+            'a',
+            { class: 'button', href: `${path}.eps`, download: `qr-${qr.id}.eps` },
+            'Download EPS',
+          ),
           h(
             'button',
             {

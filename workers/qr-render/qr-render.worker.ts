@@ -10,6 +10,8 @@ import {
   createQrRenderQueue,
   QR_RENDER_QUEUE,
   QR_VARIANT_QUEUE,
+  qrFairShare,
+  qrJobOwner,
   qrRenderJobFor,
   type QrRenderJob,
   type QrRenderQueue,
@@ -50,6 +52,8 @@ export interface QrRenderWorkerOptions {
   /** How often, and for codes pending how long, to re-queue renders Redis never received. */
   sweepIntervalMs?: number;
   sweepAgeMs?: number;
+  /** A logo download's overall time-out (LOGO_TIMEOUT_MS unless set). */
+  logoTimeoutMs?: number;
 }
 
 export interface QrRenderWorker {
@@ -145,13 +149,23 @@ export function startQrRenderWorker(
   const images = qrImageCacheFor({ redis: connection, keys, logger });
   const processor = createQrRenderProcessor({
     pool,
-    logo: { logoDir: config.logoDir, allowPrivate: config.logoAllowPrivate },
+    logo: {
+      logoDir: config.logoDir,
+      allowPrivate: config.logoAllowPrivate,
+      timeoutMs: options.logoTimeoutMs,
+    },
     logger,
     lookups: qrLookupCacheFor({ redis: connection, keys, logger }),
     images,
     events: deps.events,
   });
-  const worker = new Worker<QrRenderJob, QrRenderOutcome>(QR_RENDER_QUEUE, processor, {
+  // One user's renders (a slow logo host of theirs) hold at most half the slots (M7).
+  const fair = qrFairShare(connection, keys, concurrency);
+  const fairProcessor = fair.wrap<QrRenderJob, QrRenderOutcome>(
+    (job) => qrJobOwner(job.data),
+    processor,
+  );
+  const worker = new Worker<QrRenderJob, QrRenderOutcome>(QR_RENDER_QUEUE, fairProcessor, {
     connection,
     prefix: bullPrefix(keys),
     concurrency,

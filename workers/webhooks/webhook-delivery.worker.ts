@@ -4,7 +4,7 @@ import type { Logger } from '../../src/shared/infra/logger';
 import { closeRedisClient, createRedisClient } from '../../src/shared/infra/redis-connections';
 import type { RedisKeys } from '../../src/shared/infra/redis-keys';
 import { bullPrefix } from '../../src/qr-codes/qr-codes.jobs';
-import { WEBHOOK_QUEUE, type WebhookJob } from '../../src/webhooks/webhooks.jobs';
+import { WEBHOOK_QUEUE, webhookFairShare, type WebhookJob } from '../../src/webhooks/webhooks.jobs';
 import { createWebhookDeliveryProcessor, type WebhookOutcome } from './webhook-delivery.processor';
 
 /** What the worker reports about each delivery attempt (the worker's metrics). */
@@ -33,10 +33,14 @@ export function startWebhookWorker(
     logger,
     timeoutMs: options.timeoutMs,
   });
-  const worker = new Worker<WebhookJob, WebhookOutcome>(WEBHOOK_QUEUE, processor, {
+  const concurrency = options.concurrency ?? 8;
+  // One user's slow or dead targets hold at most half the slots (issue 29, M7).
+  const fair = webhookFairShare(connection, keys, concurrency);
+  const fairProcessor = fair.wrap<WebhookJob, WebhookOutcome>((job) => job.data.userId, processor);
+  const worker = new Worker<WebhookJob, WebhookOutcome>(WEBHOOK_QUEUE, fairProcessor, {
     connection,
     prefix: bullPrefix(keys),
-    concurrency: options.concurrency ?? 8,
+    concurrency,
     removeOnComplete: { count: 0 },
   });
   worker.on('error', (err) => logger.error({ err: err.message }, 'webhook worker error'));

@@ -24,6 +24,7 @@ export const NAV: readonly NavItem[] = [
   { href: '/app/team', label: 'Team' },
   { href: '/app/audit', label: 'Audit log' },
   { href: '/app/account', label: 'Account' },
+  { href: '/app/security', label: 'Security' },
 ];
 
 export interface LayoutOptions {

@@ -157,9 +157,11 @@ export function designProblem(options: {
       modules: side,
     });
     if (budget.damaged > budget.correctable) {
+      const level = options.matrix.errorCorrection;
       return {
-        field: 'logo',
-        message: `logo covers ${budget.damaged} codewords of an error-correction block that recovers ${budget.correctable} at level ${options.matrix.errorCorrection}: use style.errorCorrection H, a smaller style.logoSize, or no logo`,
+        // The part to change: the size the owner chose, else the logo itself.
+        field: style?.logoSize === undefined ? 'logo' : 'style.logoSize',
+        message: `logo covers ${budget.damaged} codewords of an error-correction block that recovers ${budget.correctable} at level ${level}: use ${level === 'H' ? '' : 'style.errorCorrection H, '}a smaller style.logoSize, or no logo`,
       };
     }
   }
