@@ -89,6 +89,8 @@ const api = {
     scope: 'account:write',
     summary: 'Forget every device remembered at sign-in: each asks for a code again',
     responses: { 200: messageResponse('Forgotten') },
+    // It takes no body, but a malformed one is still refused as on every write route.
+    errors: [400],
   }),
 };
 
