@@ -5,7 +5,7 @@ import { linkCacheFor } from '../../src/links/link-cache';
 import { bullPrefix, createQrRenderQueue } from '../../src/qr-codes/qr-codes.jobs';
 import { qrLookupCacheFor } from '../../src/qr-codes/qr-lookup-cache';
 import type { Logger } from '../../src/shared/infra/logger';
-import { createRedisClient } from '../../src/shared/infra/redis-connections';
+import { createRedisClient, redisAnswers } from '../../src/shared/infra/redis-connections';
 import type { RedisKeys } from '../../src/shared/infra/redis-keys';
 import { webhookSubscribersFor } from '../../src/webhooks/webhook-subscribers';
 import { runImport } from './import.processor';
@@ -59,7 +59,7 @@ export function startImportWorker(options: { config: Config; logger: Logger; key
   return {
     close: async () => {
       // Redis away: at once (see closeRedisClient in redis-connections.ts).
-      await worker.close(connection.status !== 'ready');
+      await worker.close(!(await redisAnswers(connection)));
       connection.disconnect();
       await qrQueue.close();
       queueRedis.disconnect();

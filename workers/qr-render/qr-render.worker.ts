@@ -2,7 +2,11 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'bullmq';
 import type { Config } from '../../src/config';
 import type { Logger } from '../../src/shared/infra/logger';
-import { closeRedisClient, createRedisClient } from '../../src/shared/infra/redis-connections';
+import {
+  closeRedisClient,
+  createRedisClient,
+  redisAnswers,
+} from '../../src/shared/infra/redis-connections';
 import type { RedisKeys } from '../../src/shared/infra/redis-keys';
 import { QrCode } from '../../src/qr-codes/qr-code.model';
 import {
@@ -203,7 +207,7 @@ export function startQrRenderWorker(
     async close() {
       clearInterval(timer);
       // Redis away: at once (see closeRedisClient), or the close waits for ever on Sentinel.
-      const force = connection.status !== 'ready';
+      const force = !(await redisAnswers(connection));
       await Promise.all([worker.close(force), variants.close(force)]);
       await queue.close();
       await pool.close();

@@ -1,7 +1,11 @@
 import { Worker } from 'bullmq';
 import type { Config } from '../../src/config';
 import type { Logger } from '../../src/shared/infra/logger';
-import { closeRedisClient, createRedisClient } from '../../src/shared/infra/redis-connections';
+import {
+  closeRedisClient,
+  createRedisClient,
+  redisAnswers,
+} from '../../src/shared/infra/redis-connections';
 import type { RedisKeys } from '../../src/shared/infra/redis-keys';
 import { bullPrefix } from '../../src/qr-codes/qr-codes.jobs';
 import { WEBHOOK_QUEUE, webhookFairShare, type WebhookJob } from '../../src/webhooks/webhooks.jobs';
@@ -60,7 +64,7 @@ export function startWebhookWorker(
   return {
     async close() {
       // Redis away: at once (see closeRedisClient); the webhook worker's close hung on Sentinel.
-      await worker.close(connection.status !== 'ready');
+      await worker.close(!(await redisAnswers(connection)));
       await closeRedisClient(connection);
     },
   };

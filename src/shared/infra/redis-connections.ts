@@ -112,13 +112,37 @@ export function duplicateRedisClient(client: RedisClient, overrides: RedisOption
  * Closes a connection: `QUIT` while it is up, else at once. A `QUIT` sent while it reconnects
  * waits in the offline queue, and on Sentinel, with every sentinel gone, it reconnects for ever:
  * a shutdown waiting for it never ended. BullMQ workers on such a connection are closed with
- * `worker.close(redis.status !== 'ready')` for the same reason: a graceful close waits for the
+ * `worker.close(!(await redisAnswers(redis)))` for the same reason: a graceful close waits for the
  * `QUIT` of BullMQ's own blocking connection, and with Redis away no running job could be marked
  * done anyway (BullMQ runs it again once it counts as stalled).
  */
 export async function closeRedisClient(redis: RedisClient): Promise<void> {
-  if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
+  if (await redisAnswers(redis)) await redis.quit().catch(() => redis.disconnect());
   else redis.disconnect();
+}
+
+/**
+ * Whether Redis answers a PING within `timeoutMs`. A shutdown asks rather than reading `status`:
+ * a cluster connection still says `ready` for a moment after its servers died, and a graceful
+ * close begun in that moment waited for ever.
+ */
+export async function redisAnswers(redis: RedisClient, timeoutMs = 1000): Promise<boolean> {
+  if (redis.status !== 'ready') return false;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  try {
+    return await Promise.race([
+      redis.ping().then(
+        () => true,
+        () => false,
+      ),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Resolves once the client is ready, or rejects when it is not within `timeoutMs`. */
