@@ -30,8 +30,9 @@ export const SHARD_PLAN: readonly ShardSpec[] = [
   },
   // Every claim, confirm and release names scope and alias; the unique index is the key.
   { collection: 'alias_reservations', key: { scope: 1, alias: 1 }, unique: true },
-  // A target's raw visits together (exports name targetId); hashed: new links are the busy ones.
-  { collection: 'visit_buckets', key: { targetId: 'hashed' } },
+  // A target's raw visits together (exports name targetId). Ranged, not hashed: MongoDB documents
+  // the unique {targetId, entryIds} (each click stored once) as enforceable under a ranged key.
+  { collection: 'visit_buckets', key: { targetId: 1 } },
   // Every counter read and write names `_id` (`link:<id>`).
   { collection: 'visit_totals', key: { _id: 'hashed' } },
   // Ranged: the unique {target, dim, label} needs the key as its prefix.
