@@ -1,12 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { PrivateRedis } from '../test/support/private-redis';
 import { TestCluster } from '../test/support/redis-topologies';
+import { CONNECTIONS, fmt, freePort, load, LOCATION, median, sleep } from './support/bench-kit';
 import { build, cli, startPinned, waitForOk, type Pinned } from './support/service';
 
 /**
@@ -26,26 +25,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARM = Number(process.env.BENCH_WARM ?? 3000);
 const TARGET = 0.8;
-const CONNECTIONS = 10;
-const LOCATION = 'https://example.com/landing?utm_source=bench';
-const BROWSER =
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
 const root = path.resolve(__dirname, '..');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-const fmt = (n: number, digits = 0) =>
-  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 interface Side {
   name: string;
@@ -60,22 +40,11 @@ interface Side {
   drains: number[];
 }
 
-/** Sends exactly `amount` redirects, `CONNECTIONS` at a time; 302s per second and how many. */
-async function load(url: string, amount: number): Promise<{ rps: number; ok: number }> {
-  const started = performance.now();
-  let last = started;
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon(
-      { url, connections: CONNECTIONS, amount, headers: { 'user-agent': BROWSER } },
-      (err, res) => (err ? reject(err) : resolve(res)),
-    );
-    instance.on('response', () => {
-      last = performance.now();
-    });
-  });
-  const ok = result.statusCodeStats?.['302']?.count ?? 0;
-  if (ok !== amount) throw new Error(`${amount - ok} of ${amount} redirects were not 302`);
-  return { rps: ok / ((last - started) / 1000), ok };
+/** Sends exactly `amount` redirects; every answer must be a 302. */
+async function redirects(url: string, amount: number): Promise<{ rps: number; ok: number }> {
+  const run = await load(url, amount, 302);
+  if (run.bad) throw new Error(`${run.bad} of ${amount} redirects were not 302`);
+  return run;
 }
 
 async function call<T>(side: Pick<Side, 'url' | 'key'>, route: string, body?: unknown): Promise<T> {
@@ -174,7 +143,7 @@ async function main(): Promise<void> {
     );
     const warm: number[] = [];
     for (const side of sides) {
-      const run = await load(`${side.url}${side.alias}`, WARM);
+      const run = await redirects(`${side.url}${side.alias}`, WARM);
       side.served += run.ok;
       await counted(side);
       warm.push(run.rps);
@@ -187,7 +156,7 @@ async function main(): Promise<void> {
     for (let round = 0; round < ROUNDS; round += 1) {
       const order = round % 2 ? [...sides].reverse() : sides;
       for (const side of order) {
-        const run = await load(`${side.url}${side.alias}`, amount);
+        const run = await redirects(`${side.url}${side.alias}`, amount);
         side.served += run.ok;
         const drainMs = await counted(side);
         side.drains.push(drainMs);

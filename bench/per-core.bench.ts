@@ -1,10 +1,18 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
+import {
+  CONNECTIONS,
+  fmt,
+  freePort,
+  load,
+  LOCATION,
+  median,
+  sleep,
+  type Run,
+} from './support/bench-kit';
 import { build, cli, startPinned, waitForOk, type Pinned } from './support/service';
 
 type Role = 'api' | 'worker' | 'engine' | 'launcher';
@@ -48,63 +56,13 @@ const ROWS = (process.env.BENCH_ROWS ?? 'redirect,list,qr,stats').split(',');
 /** `BENCH_ROWS=memory` adds a redirect soak of this many seconds, sampling RSS. */
 const MEMORY_SECONDS = Number(process.env.BENCH_MEMORY_SECONDS ?? 300);
 const wanted = (row: string) => ROWS.includes(row);
-const CONNECTIONS = 10;
 const QR_BATCH = 60;
 const QR_WARM_BATCHES = 5;
 const CLICKS_WITHIN_MS = 2_000;
 const P99_UNDER_MS = 5;
 /** CPU on core 0 per counted click (API, worker, engine), in µs. */
 const CPU_PER_CLICK_US = 50;
-const LOCATION = 'https://example.com/landing?utm_source=bench';
-const BROWSER =
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
 const root = path.resolve(__dirname, '..');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-const fmt = (n: number, digits = 0) =>
-  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-interface Run {
-  rps: number;
-  p99: number;
-  ok: number;
-  bad: number;
-}
-
-/** Sends exactly `amount` requests (so every answer is seen), `CONNECTIONS` at a time. */
-async function load(
-  url: string,
-  amount: number,
-  expected: number,
-  headers: Record<string, string> = {},
-): Promise<Run> {
-  const started = performance.now();
-  let last = started;
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon(
-      { url, connections: CONNECTIONS, amount, headers: { 'user-agent': BROWSER, ...headers } },
-      (err, res) => (err ? reject(err) : resolve(res)),
-    );
-    instance.on('response', () => {
-      last = performance.now();
-    });
-  });
-  // Timed to the last answer: autocannon notices the end of a run on its one-second tick.
-  const seconds = (last - started) / 1000;
-  const ok = result.statusCodeStats?.[`${expected}`]?.count ?? 0;
-  return { rps: ok / seconds, p99: result.latency.p99, ok, bad: amount - ok + result.errors };
-}
 
 interface Api {
   url: string;
