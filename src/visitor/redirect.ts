@@ -51,9 +51,6 @@ const PLAIN_FIELDS = new Set([
   'searchKeys',
   'createdAt',
   'updatedAt',
-  // Bookkeeping for the list's sort and the dashboard's search, never seen by a visitor.
-  'clicks',
-  'searchKeys',
   // Monitoring: a broken destination's fallback is folded into the target's URL.
   'monitor',
   'fallback',
