@@ -161,12 +161,14 @@ describe('on a Redis Cluster: two API processes and two workers, as separate pro
     // Once each: the two workers' render counts add up to one per code.
     let renders = 0;
     for (const worker of workers) {
-      const metrics = await request(worker.url, '/metrics');
-      renders += metricSum(metrics.text, 'linkqr_qr_renders_total', 'outcome="ready"');
+      // The worker's own server, not the API: plain fetch, not the OpenAPI-checking client (a
+      // worker can get a port an API of an earlier test had, whose document would be applied).
+      const metrics = await (await fetch(`${worker.url}/metrics`)).text();
+      renders += metricSum(metrics, 'linkqr_qr_renders_total', 'outcome="ready"');
     }
     expect(renders, 'renders').to.equal(codes.length);
     for (const worker of workers) {
-      expect(await request(worker.url, '/healthz').then((r) => r.status)).to.equal(200);
+      expect((await fetch(`${worker.url}/healthz`)).status).to.equal(200);
     }
   });
 
