@@ -90,6 +90,19 @@ export function qrSlotsPerUser(concurrency: number): number {
   return Math.max(1, Math.floor(concurrency / 2));
 }
 
+/**
+ * How the variant worker marks a drawing it refuses (a size no decoder reads), so the API can
+ * tell that failure, kept and answered 422, from any other a job can end with.
+ */
+export const VARIANT_REFUSED = 'refused: ';
+
+/** The reason of a refused variant, or undefined when the job failed for another cause. */
+export function refusalOf(failedReason: string | undefined): string | undefined {
+  return failedReason?.startsWith(VARIANT_REFUSED)
+    ? failedReason.slice(VARIANT_REFUSED.length)
+    : undefined;
+}
+
 /** The per-user fairness of the render queue (see fair-share.ts), for producers and worker. */
 export function qrFairShare(redis: RedisClient, keys: RedisKeys, concurrency: number) {
   return fairShare({
@@ -183,10 +196,10 @@ export function createQrRenderQueue(options: {
       const jobId = qrVariantJobId(job);
       const known = await variants.getJob(jobId);
       if (known && (await known.getState()) === 'failed') {
-        // UnrecoverableError ends a job before its attempts are used: the drawing was refused.
-        if (known.attemptsMade < (known.opts.attempts ?? 1)) {
-          return { state: 'refused', reason: known.failedReason };
-        }
+        // Only the worker's refusal is kept: a job failed otherwise (stalled past its limit on a
+        // busy worker, out of attempts) is drawn again.
+        const reason = refusalOf(known.failedReason);
+        if (reason !== undefined) return { state: 'refused', reason };
         await known.remove().catch(() => undefined);
       }
       await variants.add('variant', job, { jobId });

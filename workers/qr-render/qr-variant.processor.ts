@@ -1,6 +1,6 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import { QrCode, type QrCodeRecord } from '../../src/qr-codes/qr-code.model';
-import type { QrVariantJob } from '../../src/qr-codes/qr-codes.jobs';
+import { VARIANT_REFUSED, type QrVariantJob } from '../../src/qr-codes/qr-codes.jobs';
 import { findImage } from '../../src/qr-codes/qr-images';
 import { storeVariant, variantKey } from '../../src/qr-codes/qr-variants';
 import type { QrStyle } from '../../src/qr-codes/design/style';
@@ -39,7 +39,7 @@ export function createQrVariantProcessor(deps: QrVariantProcessorDeps) {
         ask,
       });
     } catch (err) {
-      if (err instanceof RenderFailure) throw new UnrecoverableError(err.message);
+      if (err instanceof RenderFailure) throw new UnrecoverableError(VARIANT_REFUSED + err.message);
       throw err;
     }
     await storeVariant(qrId, renderVersion, ask, bytes);
