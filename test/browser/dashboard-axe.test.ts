@@ -1,41 +1,14 @@
 import { expect } from 'chai';
-import axe from 'axe-core';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { ImportJob } from '../../src/imports/import.model';
 import { nextId } from '../../src/shared/ids/counter.model';
 import { startTestApp, type TestApp } from '../support/app-harness';
+import { seriousViolations } from '../support/axe';
 import { launchChromium } from '../support/browser';
 import { createDashboardUser, TEST_PASSWORD } from '../support/dashboard';
 import { client } from '../support/http';
 import { createLink } from '../support/links';
 import { createTestUser } from '../support/users';
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: string[] }>;
-}
-
-/**
- * axe-core, run in the page itself: evaluated through the browser's devtools protocol, so the
- * dashboard's CSP (scripts from 'self' only) stays as it is. Serious and critical findings fail.
- */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axe.source);
-  const violations = await page.evaluate<Violation[]>(`(async () => {
-    const result = await axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
-    });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
-  })()`);
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
-    );
-}
 
 /** Issue 27: every dashboard page passes axe-core at a desktop and a phone width. */
 describe('dashboard accessibility: axe-core on every page at 1280 px and 375 px (issue 27)', function () {

@@ -9,8 +9,9 @@ interface Violation {
 }
 
 /**
- * Serious and critical axe-core findings on the page, run as test/browser/dashboard-axe.test.ts
- * runs them (evaluated through the devtools protocol, so the dashboard's CSP stays as it is).
+ * Serious and critical axe-core findings on the page: axe-core runs in the page itself, evaluated
+ * through the browser's devtools protocol, so the dashboard's CSP (scripts from 'self' only)
+ * stays as it is.
  */
 export async function seriousViolations(page: Page): Promise<string[]> {
   await page.evaluate(axe.source);
