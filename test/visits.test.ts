@@ -241,10 +241,15 @@ describe('visit recording and statistics', () => {
       });
       expect(res.status).to.equal(204);
       const deadline = Date.now() + 5000;
-      while ((await listVisits({ kind: 'link', id })).length === 0 && Date.now() < deadline) {
+      // The apply step stores the visit before it counts it: wait for the count, not the visit.
+      while (
+        (await visits.getStatistics({ kind: 'link', id })).clicks === 0 &&
+        Date.now() < deadline
+      ) {
         await new Promise((r) => setTimeout(r, 20));
       }
       expect((await visits.getStatistics({ kind: 'link', id })).clicks).to.equal(1);
+      expect(await listVisits({ kind: 'link', id })).to.have.length(1);
     } finally {
       await s.close();
       deadRedis.disconnect();
