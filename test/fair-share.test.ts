@@ -131,10 +131,11 @@ describe('fair share: two users flooding webhook deliveries and a third with one
     await eventually(async () => receiver.arrivals.length === 61, 'all 61 deliveries', 60_000);
 
     const order = receiver.arrivals.map((x) => x.user);
-    // C's delivery (the current turn) went before every waiting one of A and B (later turns):
-    // only the deliveries already taken by the worker's slots started first. In FIFO order it
-    // would have waited for the rest of both floods.
-    expect(order.indexOf('c')).to.be.within(queuedC, queuedC + concurrency + 1);
+    // C's delivery joined the current turn: ahead of it, at most one waiting delivery each of A
+    // and B (queued for that turn before it) and those the worker's slots had already taken
+    // but whose request had not arrived yet. In FIFO order it would have waited for the rest of
+    // both floods.
+    expect(order.indexOf('c')).to.be.within(queuedC, queuedC + 2 + concurrency);
     // A's flood was queued first, yet B's started long before A's had run out: B's turns begin
     // at the one A's flood is at, and from there the two alternate. In FIFO order A's whole
     // flood would have gone first.
