@@ -137,7 +137,7 @@ describe('GemPixel-lenient inputs', () => {
         url: 'https://example.com/keep',
         title: 'Kept',
         expiry: '2040-01-01',
-        password: 'secret',
+        password: 'secret-pw',
       });
       const res = await api.put(`/api/url/${link.id}/update`, {
         url: null,

@@ -126,7 +126,7 @@ describe('short links API: list, details, update, delete', () => {
         url: 'https://example.com/x',
         title: 'X',
         expiry: '2031-02-03 04:05:06',
-        password: 'secret',
+        password: 'secret-pw',
       });
       const res = await client(app.url, apiKey).get<{ details: { date: string } }>(
         `/api/url/${link.id}`,
@@ -220,7 +220,7 @@ describe('short links API: list, details, update, delete', () => {
       const link = await createLink(app, apiKey, { url: 'https://example.com/' });
       await api.put(`/api/url/${link.id}/update`, {
         expiry: '2032-01-01 00:00:00',
-        password: 'pw',
+        password: 'pw-secret',
       });
       let details = await api.get<{ details: { expiry: unknown; password: boolean } }>(
         `/api/url/${link.id}`,
@@ -238,6 +238,11 @@ describe('short links API: list, details, update, delete', () => {
       ['url is not http(s)', { url: 'mailto:a@b.c' }, 'url must be an http or https URL'],
       ['url is null, which leaves it unchanged', { url: null }, EMPTY_UPDATE],
       ['domain is sent', { domain: 'https://go.example.com' }, 'domain is not allowed'],
+      [
+        'the password is shorter than 8 characters (issue 29, L7)',
+        { password: '1234567' },
+        'password length must be at least 8 characters long',
+      ],
       [
         'expiry is not a date',
         { expiry: 'soon' },

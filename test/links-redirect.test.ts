@@ -100,10 +100,10 @@ describe('short link redirect', () => {
       const link = await createLink(app, apiKey, {
         url: 'https://example.com/',
         expiry: '2001-01-01 00:00:00',
-        password: 'pw',
+        password: 'pw-secret',
       });
       expect((await visit(app, `/${link.alias}`)).status).to.equal(410);
-      expect((await submitPassword(app, link.alias, 'pw')).status).to.equal(410);
+      expect((await submitPassword(app, link.alias, 'pw-secret')).status).to.equal(410);
     });
   });
 
@@ -112,7 +112,7 @@ describe('short link redirect', () => {
       const { apiKey } = await createTestUser();
       const link = await createLink(app, apiKey, {
         url: 'https://example.com/secret',
-        password: 'pw',
+        password: 'pw-secret',
       });
       const res = await visit(app, `/${link.alias}`);
       expect(res.status).to.equal(200);
@@ -130,9 +130,9 @@ describe('short link redirect', () => {
       const { apiKey } = await createTestUser();
       const link = await createLink(app, apiKey, {
         url: 'https://example.com/secret',
-        password: 'pw 1',
+        password: 'pw 1 with spaces',
       });
-      const res = await submitPassword(app, link.alias, 'pw 1');
+      const res = await submitPassword(app, link.alias, 'pw 1 with spaces');
       expect(res.status).to.equal(302);
       expect(res.headers.get('location')).to.equal('https://example.com/secret');
     });
@@ -141,7 +141,7 @@ describe('short link redirect', () => {
       const { apiKey } = await createTestUser();
       const link = await createLink(app, apiKey, {
         url: 'https://example.com/secret',
-        password: 'pw',
+        password: 'pw-secret',
       });
       for (const attempt of ['wrong', '']) {
         const res = await submitPassword(app, link.alias, attempt);
@@ -156,12 +156,12 @@ describe('short link redirect', () => {
       const { apiKey } = await createTestUser();
       const link = await createLink(app, apiKey, {
         url: 'https://example.com/secret',
-        password: 'pw',
+        password: 'pw-secret',
       });
       for (let i = 0; i < 10; i += 1) {
         expect((await submitPassword(app, link.alias, `guess${i}`)).status).to.equal(401);
       }
-      for (const attempt of ['guess10', 'pw']) {
+      for (const attempt of ['guess10', 'pw-secret']) {
         const res = await submitPassword(app, link.alias, attempt);
         expect(res.status).to.equal(429);
         expect(Number(res.headers.get('retry-after'))).to.be.within(1, 900);
@@ -174,7 +174,7 @@ describe('short link redirect', () => {
       const api = client(app.url, apiKey);
       const link = await createLink(app, apiKey, { url: 'https://example.com/' });
       expect((await visit(app, `/${link.alias}`)).status).to.equal(302);
-      await api.put(`/api/url/${link.id}/update`, { password: 'pw' });
+      await api.put(`/api/url/${link.id}/update`, { password: 'pw-secret' });
       expect((await visit(app, `/${link.alias}`)).status).to.equal(200);
       await api.put(`/api/url/${link.id}/update`, { password: null });
       expect((await visit(app, `/${link.alias}`)).status).to.equal(302);

@@ -111,6 +111,11 @@ describe('short links API', () => {
     });
 
     const invalid: Array<[string, Record<string, unknown>, string]> = [
+      [
+        'the password is shorter than 8 characters (issue 29, L7)',
+        { url: 'https://example.com/', password: '1234567' },
+        'password length must be at least 8 characters long',
+      ],
       ['url is missing', {}, 'url is required'],
       ['url is not a URL', { url: 'not a url' }, 'url must be an http or https URL'],
       ['url is ftp', { url: 'ftp://example.com/' }, 'url must be an http or https URL'],

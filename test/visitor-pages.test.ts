@@ -337,7 +337,7 @@ describe('what visitors meet on links with behaviour', () => {
     });
 
     it('shows a protected link’s preview to crawlers but never its target', async () => {
-      const { alias } = await link({ password: 'pw', metatitle: 'Secret thing' });
+      const { alias } = await link({ password: 'pw-secret', metatitle: 'Secret thing' });
       const bot = await visit(app, `/${alias}`, { headers: { 'user-agent': CRAWLER } });
       expect(bot.status).to.equal(200);
       expect(bot.text).to.include('content="Secret thing"');

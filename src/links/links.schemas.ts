@@ -18,7 +18,9 @@ export const longUrl = Joi.string()
 
 const title = Joi.string().trim().max(255).allow('');
 const description = Joi.string().trim().max(1000).allow('');
-const password = Joi.string().min(1).max(128);
+/** A short link's password guards its target against guessing: eight characters at least (issue 29, L7). */
+export const LINK_PASSWORD_MIN_LENGTH = 8;
+const password = Joi.string().min(LINK_PASSWORD_MIN_LENGTH).max(128);
 const custom = Joi.string().pattern(CUSTOM_ALIAS_PATTERN).messages({
   'string.pattern.base': 'custom must be 3-64 letters, digits, hyphens or underscores',
 });

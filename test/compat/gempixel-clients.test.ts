@@ -59,9 +59,22 @@ describe('compat: real GemPixel clients, replayed', () => {
       expect(phpSucceeded(simple), simple.text).to.equal(true);
 
       const custom = uniqueName('gp');
-      const advanced = await replay(
+      // The readme's example password, '123456', is refused the wrapper's way: link passwords are
+      // eight characters at least (issue 29, L7; README "Compatibility").
+      const readmeExample = await replay(
         app.url,
         shorten(apiKey, { url: 'https://gempixel.com', custom, password: '123456' }),
+      );
+      expect(phpSucceeded(readmeExample)).to.equal(false);
+      expect(readmeExample.body).to.deep.equal({
+        error: 1,
+        code: 'validation_failed',
+        message: 'password length must be at least 8 characters long',
+        field: 'password',
+      });
+      const advanced = await replay(
+        app.url,
+        shorten(apiKey, { url: 'https://gempixel.com', custom, password: '12345678' }),
       );
       expect(phpSucceeded(advanced), advanced.text).to.equal(true);
       expect(advanced.body.shorturl).to.equal(`http://linkqr.test/${custom}`);

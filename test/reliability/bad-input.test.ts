@@ -26,7 +26,7 @@ describe('bad input never answers 500 (issue 11)', () => {
     app = await startTestApp();
     key = (await createTestUser()).apiKey;
     alias = (await createLink(app, key, { url: 'https://example.com/a' })).alias;
-    protectedAlias = (await createLink(app, key, { url: 'https://example.com/p', password: 'pw' }))
+    protectedAlias = (await createLink(app, key, { url: 'https://example.com/p', password: 'pw-secret' }))
       .alias;
   });
   after(() => app.close());
@@ -76,7 +76,7 @@ describe('bad input never answers 500 (issue 11)', () => {
     it('answers the 400 page for a password form labelled gzip', async () => {
       const res = await request(app.url, `/${protectedAlias}`, {
         method: 'POST',
-        rawBody: 'password=pw',
+        rawBody: 'password=pw-secret',
         headers: {
           'content-type': 'application/x-www-form-urlencoded',
           'content-encoding': 'gzip',

@@ -43,19 +43,19 @@ describe('visitor routes under abuse (issue 11)', () => {
   });
 
   it('lets exactly 10 of 50 parallel wrong passwords through to the check, the rest 429', async () => {
-    const link = await createLink(app, key, { url: 'https://example.com/s', password: 'pw' });
+    const link = await createLink(app, key, { url: 'https://example.com/s', password: 'pw-secret' });
     const answers = await Promise.all(
       Array.from({ length: 50 }, (_, i) => submitPassword(app, link.alias, `wrong${i}`)),
     );
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s === 401)).to.have.length(10);
     expect(statuses.filter((s) => s === 429)).to.have.length(40);
-    expect((await submitPassword(app, link.alias, 'pw')).status).to.equal(429);
+    expect((await submitPassword(app, link.alias, 'pw-secret')).status).to.equal(429);
   });
 
   it('does not hold a right password against the limit', async () => {
-    const link = await createLink(app, key, { url: 'https://example.com/ok', password: 'pw' });
+    const link = await createLink(app, key, { url: 'https://example.com/ok', password: 'pw-secret' });
     for (let i = 0; i < 12; i += 1)
-      expect((await submitPassword(app, link.alias, 'pw')).status).to.equal(302);
+      expect((await submitPassword(app, link.alias, 'pw-secret')).status).to.equal(302);
   });
 });
