@@ -296,3 +296,70 @@ describe('fair share: renders removed, queued twice or stalled (issue 29, M7)', 
     await crashed.close(true);
   });
 });
+
+/** Issue 29, M7: a job BullMQ fails itself for stalling too often never reaches the processor. */
+describe('fair share: a render failed for stalling too often (issue 29, M7)', function () {
+  this.timeout(40_000);
+  let app: TestApp;
+  let connection: RedisClient;
+  let worker: QrRenderWorker | undefined;
+
+  before(async () => {
+    app = await startTestApp({ REDIS_PREFIX: `${uniqueName('fairstall')}:` });
+    connection = createRedisClient(app.config.redis, 'blocking');
+  });
+  after(async () => {
+    await worker?.close();
+    connection.disconnect();
+    await app.close();
+  });
+
+  it('releases it when the next worker takes it and BullMQ fails it for good', async () => {
+    const { user, apiKey } = await createTestUser();
+    const created = await client(app.url, apiKey).post<{ id: number }>('/api/qr/add', {
+      type: 'text',
+      data: uniqueName('stall'),
+    });
+    expect(created.status, created.text).to.equal(200);
+    const qr = await QrCode.findOne({ id: created.body.id }).lean();
+    if (!qr) throw new Error('the code was not stored');
+    const jobId = qrRenderJobId(qrRenderJobFor(qr));
+    const fair = qrFairShare(app.deps.redis, app.deps.keys);
+    // A worker that takes the job and dies, twice: past maxStalledCount (1) BullMQ marks the job
+    // to be failed by whichever worker takes it next, without running its processor.
+    const crashing = new Worker(QR_RENDER_QUEUE, null, {
+      connection,
+      prefix: bullPrefix(app.deps.keys),
+      lockDuration: 300,
+      stalledInterval: 200,
+      maxStalledCount: 1,
+      autorun: false,
+    });
+    void crashing.startStalledCheckTimer();
+    let taken = 0;
+    while (taken < 2) {
+      const job = await crashing.getNextJob(`crashed-${taken}`);
+      if (job?.id === jobId) taken += 1;
+    }
+    const queue = new Queue(QR_RENDER_QUEUE, { connection, prefix: bullPrefix(app.deps.keys) });
+    try {
+      await eventually(
+        async () => (await queue.getJob(jobId))?.deferredFailure !== undefined,
+        'the job is marked to fail',
+        10_000,
+      );
+      await crashing.close(true);
+      expect(await fair.outstanding(user.id)).to.equal(1);
+
+      worker = startQrWorker(app);
+      await eventually(
+        async () => (await queue.getJob(jobId).then((j) => j?.getState())) === 'failed',
+        'the job failed for good',
+        10_000,
+      );
+      await eventually(async () => (await fair.outstanding(user.id)) === 0, 'released', 5_000);
+    } finally {
+      await queue.close();
+    }
+  });
+});
