@@ -13,6 +13,41 @@ declare module 'express-serve-static-core' {
 
 export const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
+/** What the access log says of one request. */
+export interface AccessEntry {
+  reqId: string;
+  method: string;
+  /** Without the query string. */
+  path: string;
+  status: number;
+  ms: number;
+}
+
+/** Requests in one batched access-log line at most: a line stays a bounded size. */
+export const REQUESTS_PER_LINE = 100;
+
+/**
+ * The access log of requests answered before the middleware chain (the redirect fast path): the
+ * requests of one turn of the event loop are written as one line, `requests completed`, holding
+ * each request's entry. A line per request cost a cached redirect about a tenth of its CPU (pino
+ * builds and redacts each line); a batch costs it an array push.
+ */
+export function batchedAccessLog(logger: Logger): (entry: AccessEntry) => void {
+  let pending: AccessEntry[] = [];
+  const flush = () => {
+    if (pending.length === 0) return;
+    const requests = pending;
+    pending = [];
+    logger.info({ requests }, 'requests completed');
+  };
+  return (entry) => {
+    if (!logger.isLevelEnabled('info')) return;
+    const count = pending.push(entry);
+    if (count === 1) setImmediate(flush);
+    else if (count >= REQUESTS_PER_LINE) flush();
+  };
+}
+
 /**
  * Request ids and one access-log line per request (method, path, status, duration; never headers,
  * query strings or bodies, which can carry keys and passwords). Cheaper than a child logger per
