@@ -26,15 +26,32 @@ export interface AccessEntry {
 /** Requests in one batched access-log line at most: a line stays a bounded size. */
 export const REQUESTS_PER_LINE = 100;
 
+/** How long a batch of the access log waits for more requests (pino's own buffer waits as long). */
+export const ACCESS_BATCH_MS = 100;
+
 /**
- * The access log of requests answered before the middleware chain (the redirect fast path): the
- * requests of one turn of the event loop are written as one line, `requests completed`, holding
- * each request's entry. A line per request cost a cached redirect about a tenth of its CPU (pino
- * builds and redacts each line); a batch costs it an array push.
+ * Batches not yet written. At exit they are written first (a prepended listener), so that pino's
+ * own exit handler, which writes out what its destination still buffers, writes them too.
  */
-export function batchedAccessLog(logger: Logger): (entry: AccessEntry) => void {
+const unwritten = new Set<() => void>();
+let flushesAtExit = false;
+
+/**
+ * The access log of requests answered before the middleware chain (the redirect fast path): up to
+ * `REQUESTS_PER_LINE` requests, gathered for at most `ACCESS_BATCH_MS`, are written as one line,
+ * `requests completed`, holding each request's entry. A pino line costs about 7 µs, most of a
+ * cached redirect's own work; in batches it costs about 1 µs a request.
+ */
+export function batchedAccessLog(
+  logger: Logger,
+  everyMs = ACCESS_BATCH_MS,
+): (entry: AccessEntry) => void {
   let pending: AccessEntry[] = [];
+  let timer: NodeJS.Timeout | undefined;
   const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    unwritten.delete(flush);
     if (pending.length === 0) return;
     const requests = pending;
     pending = [];
@@ -43,8 +60,17 @@ export function batchedAccessLog(logger: Logger): (entry: AccessEntry) => void {
   return (entry) => {
     if (!logger.isLevelEnabled('info')) return;
     const count = pending.push(entry);
-    if (count === 1) setImmediate(flush);
-    else if (count >= REQUESTS_PER_LINE) flush();
+    if (count >= REQUESTS_PER_LINE) return flush();
+    if (count > 1) return;
+    // Unreferenced: a batch never keeps the process alive; the exit listener writes it.
+    timer = setTimeout(flush, everyMs).unref();
+    unwritten.add(flush);
+    if (!flushesAtExit) {
+      flushesAtExit = true;
+      process.prependListener('exit', () => {
+        for (const write of [...unwritten]) write();
+      });
+    }
   };
 }
 
