@@ -85,11 +85,6 @@ export function qrRenderJobId({ qrId, renderVersion }: QrRenderJob): string {
   return `qr-${qrId}-v${renderVersion}`;
 }
 
-/** Render slots one user's jobs may hold at once: a slow logo host of theirs holds no more. */
-export function qrSlotsPerUser(concurrency: number): number {
-  return Math.max(1, Math.floor(concurrency / 2));
-}
-
 /**
  * How the variant worker marks a drawing it refuses (a size no decoder reads), so the API can
  * tell that failure, kept and answered 422, from any other a job can end with.
@@ -104,12 +99,13 @@ export function refusalOf(failedReason: string | undefined): string | undefined 
 }
 
 /** The per-user fairness of the render queue (see fair-share.ts), for producers and worker. */
-export function qrFairShare(redis: RedisClient, keys: RedisKeys, concurrency: number) {
+export function qrFairShare(redis: RedisClient, keys: RedisKeys, addGraceMs?: number) {
   return fairShare({
     redis,
     keys,
+    bullPrefix: bullPrefix(keys),
     queue: QR_RENDER_QUEUE,
-    maxInFlight: qrSlotsPerUser(concurrency),
+    addGraceMs,
   });
 }
 
@@ -183,14 +179,15 @@ export function createQrRenderQueue(options: {
   variants.on('error', (err) =>
     options.logger.warn({ err: err.message }, 'qr variant queue error'),
   );
-  // Only the priorities are used here: the in-flight cap is the worker's.
-  const fair = qrFairShare(options.connection, options.keys, 1);
+  const fair = qrFairShare(options.connection, options.keys);
   return {
     async enqueue(job) {
       // A user's n-th waiting render goes after everyone's (n-1)-th (issue 29, M7).
+      // Counted by job id: queueing a version that is already queued counts it once.
       const owner = qrJobOwner(job);
-      const priority = owner === undefined ? undefined : (await fair.ranks(owner, 1))[0];
-      await queue.add('render', job, { jobId: qrRenderJobId(job), priority });
+      const jobId = qrRenderJobId(job);
+      const priority = owner === undefined ? undefined : (await fair.ranks(owner, [jobId]))[0];
+      await queue.add('render', job, { jobId, priority });
     },
     async requestVariant(job) {
       const jobId = qrVariantJobId(job);
