@@ -1,24 +1,24 @@
 import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer, type Socket } from 'node:net';
 import { expect } from 'chai';
-import { Queue, Worker } from 'bullmq';
+import { Queue } from 'bullmq';
 import {
   startWebhookWorker,
   type WebhookWorker,
 } from '../workers/webhooks/webhook-delivery.worker';
-import {
-  bullPrefix,
-  QR_RENDER_QUEUE,
-  qrFairShare,
-  qrRenderJobFor,
-  qrRenderJobId,
-} from '../src/qr-codes/qr-codes.jobs';
-import { QrCode } from '../src/qr-codes/qr-code.model';
+import { bullPrefix, QR_RENDER_QUEUE, qrFairShare } from '../src/qr-codes/qr-codes.jobs';
 import { WEBHOOK_QUEUE, webhookFairShare } from '../src/webhooks/webhooks.jobs';
-import { createRedisClient, type RedisClient } from '../src/shared/infra/redis-connections';
+import type { RedisClient } from '../src/shared/infra/redis-connections';
 import type { QrRenderWorker } from '../workers/qr-render/qr-render.worker';
 import { startTestApp, type TestApp } from './support/app-harness';
-import { startQrWorker, waitForRender } from './support/qr';
+import {
+  servePng,
+  solidLogo,
+  startLogoServer,
+  startQrWorker,
+  waitForRender,
+  type LogoServer,
+} from './support/qr';
 import { client } from './support/http';
 import { createLink, eventually } from './support/links';
 import { createTestUser, uniqueName } from './support/users';
@@ -300,138 +300,72 @@ describe("fair share: a flood's retries do not go before another user's delivery
   });
 });
 
-/** Issue 29, M7: a render counted as outstanding that never ends (removed, or its worker crashed). */
-describe('fair share: renders removed, queued twice or stalled (issue 29, M7)', function () {
-  this.timeout(40_000);
+/** Issue 29, M7: the same for renders, each waiting on a slow logo host. */
+describe('fair share: two users flooding QR renders and a third with one (issue 29, M7)', function () {
+  this.timeout(90_000);
+  const concurrency = 2;
   let app: TestApp;
-  let connection: RedisClient;
-  let worker: QrRenderWorker | undefined;
+  let worker: QrRenderWorker;
+  let logos: LogoServer;
+  const order: string[] = [];
 
   before(async () => {
-    app = await startTestApp({ REDIS_PREFIX: `${uniqueName('fairleak')}:` });
-    connection = createRedisClient(app.config.redis, 'blocking');
+    app = await startTestApp({
+      LOGO_ALLOW_PRIVATE: '1',
+      REDIS_PREFIX: `${uniqueName('fairqrflood')}:`,
+    });
+    logos = await startLogoServer();
+    const png = await solidLogo({ r: 200, g: 30, b: 30 });
+    for (const user of ['a', 'b', 'c'])
+      for (let i = 0; i < 8; i += 1)
+        logos.route(`/${user}-${i}.png`, (req, res) => {
+          order.push(user);
+          setTimeout(() => servePng(png)(req, res), 200);
+        });
+    worker = startQrWorker(app, { concurrency });
   });
   after(async () => {
-    await worker?.close();
-    connection.disconnect();
+    await worker.close();
+    await logos.close();
     await app.close();
   });
 
-  async function plainCode(apiKey: string) {
-    const created = await client(app.url, apiKey).post<{ id: number }>('/api/qr/add', {
-      type: 'text',
-      data: uniqueName('fair'),
-    });
-    expect(created.status, created.text).to.equal(200);
-    const qr = await QrCode.findOne({ id: created.body.id }).lean();
-    if (!qr) throw new Error('the code was not stored');
-    return qr;
-  }
+  it("renders A's and B's eight codes in turns and C's one within a turn, none put back", async () => {
+    const add = async (apiKey: string, user: string, i: number) => {
+      const res = await client(app.url, apiKey).post<{ id: number }>('/api/qr/add', {
+        type: 'text',
+        data: `${user} ${i}`,
+        logo: `${logos.origin}/${user}-${i}.png`,
+      });
+      expect(res.status, res.text).to.equal(200);
+      return res.body.id;
+    };
+    const [a, b, c] = await Promise.all([createTestUser(), createTestUser(), createTestUser()]);
+    for (let i = 0; i < 8; i += 1) await add(a.apiKey, 'a', i);
+    for (let i = 0; i < 8; i += 1) await add(b.apiKey, 'b', i);
+    await eventually(async () => order.includes('b'), "B's first logo is asked for", 30_000);
+    const cId = await add(c.apiKey, 'c', 0);
+    const queuedC = order.length;
+    expect((await waitForRender(app, c.apiKey, cId, 30_000)).status).to.equal('ready');
+    await eventually(async () => order.length === 17, 'all 17 logos asked for', 60_000);
 
-  it('counts a version queued twice once, and a sweep forgets a removed job', async () => {
-    const { user, apiKey } = await createTestUser();
-    const qr = await plainCode(apiKey);
-    // The render sweep queues a pending code's version again; that must not count it again.
-    await app.deps.qrQueue.enqueue(qrRenderJobFor(qr));
-    const fair = qrFairShare(app.deps.redis, app.deps.keys, 0);
-    expect(await fair.outstanding(user.id)).to.equal(1);
-
-    const queue = new Queue(QR_RENDER_QUEUE, { connection, prefix: bullPrefix(app.deps.keys) });
-    try {
-      expect(await queue.remove(qrRenderJobId(qrRenderJobFor(qr)))).to.equal(1);
-    } finally {
-      await queue.close();
-    }
-    expect(await fair.outstanding(user.id)).to.equal(1);
-    expect(await fair.sweep()).to.equal(1);
-    expect(await fair.outstanding(user.id)).to.equal(0);
-  });
-
-  it('releases a render whose worker crashed mid-job, once another renders it', async () => {
-    const { user, apiKey } = await createTestUser();
-    const qr = await plainCode(apiKey);
+    // C's (rank 1): behind at most one of A's and one of B's of rank 1 and what the slots had
+    // taken. A's flood was queued first, yet B's took turns with it.
+    expect(order.indexOf('c')).to.be.within(queuedC, queuedC + 2 + concurrency);
+    const firstB = order.indexOf('b');
+    expect(firstB).to.be.below(8);
+    const shared = order.slice(firstB, order.lastIndexOf('a') + 1).filter((u) => u !== 'c');
+    expect(longestRun(shared, 'a')).to.be.at.most(concurrency + 2);
+    const delayed = await delayedJobIds(app.deps.redis, bullPrefix(app.deps.keys), QR_RENDER_QUEUE);
+    expect([...delayed]).to.deep.equal([]);
     const fair = qrFairShare(app.deps.redis, app.deps.keys);
-    // A worker takes the job and dies: its lock is never renewed, nor the job finished.
-    const crashed = new Worker(QR_RENDER_QUEUE, null, {
-      connection,
-      prefix: bullPrefix(app.deps.keys),
-      lockDuration: 500,
-      autorun: false,
-    });
-    const taken = await crashed.getNextJob('crashed-worker');
-    expect(taken?.id).to.equal(qrRenderJobId(qrRenderJobFor(qr)));
-    expect(await fair.outstanding(user.id)).to.equal(1);
-
-    worker = startQrWorker(app, { stalledInterval: 300, lockDuration: 5_000 });
-    expect((await waitForRender(app, apiKey, qr.id, 20_000)).status).to.equal('ready');
-    await eventually(async () => (await fair.outstanding(user.id)) === 0, 'released', 5_000);
-    await crashed.close(true);
-  });
-});
-
-/** Issue 29, M7: a job BullMQ fails itself for stalling too often never reaches the processor. */
-describe('fair share: a render failed for stalling too often (issue 29, M7)', function () {
-  this.timeout(40_000);
-  let app: TestApp;
-  let connection: RedisClient;
-  let worker: QrRenderWorker | undefined;
-
-  before(async () => {
-    app = await startTestApp({ REDIS_PREFIX: `${uniqueName('fairstall')}:` });
-    connection = createRedisClient(app.config.redis, 'blocking');
-  });
-  after(async () => {
-    await worker?.close();
-    connection.disconnect();
-    await app.close();
-  });
-
-  it('releases it when the next worker takes it and BullMQ fails it for good', async () => {
-    const { user, apiKey } = await createTestUser();
-    const created = await client(app.url, apiKey).post<{ id: number }>('/api/qr/add', {
-      type: 'text',
-      data: uniqueName('stall'),
-    });
-    expect(created.status, created.text).to.equal(200);
-    const qr = await QrCode.findOne({ id: created.body.id }).lean();
-    if (!qr) throw new Error('the code was not stored');
-    const jobId = qrRenderJobId(qrRenderJobFor(qr));
-    const fair = qrFairShare(app.deps.redis, app.deps.keys);
-    // A worker that takes the job and dies, twice: past maxStalledCount (1) BullMQ marks the job
-    // to be failed by whichever worker takes it next, without running its processor.
-    const crashing = new Worker(QR_RENDER_QUEUE, null, {
-      connection,
-      prefix: bullPrefix(app.deps.keys),
-      lockDuration: 300,
-      stalledInterval: 200,
-      maxStalledCount: 1,
-      autorun: false,
-    });
-    void crashing.startStalledCheckTimer();
-    let taken = 0;
-    while (taken < 2) {
-      const job = await crashing.getNextJob(`crashed-${taken}`);
-      if (job?.id === jobId) taken += 1;
-    }
-    const queue = new Queue(QR_RENDER_QUEUE, { connection, prefix: bullPrefix(app.deps.keys) });
-    try {
-      await eventually(
-        async () => (await queue.getJob(jobId))?.deferredFailure !== undefined,
-        'the job is marked to fail',
-        10_000,
-      );
-      await crashing.close(true);
-      expect(await fair.outstanding(user.id)).to.equal(1);
-
-      worker = startQrWorker(app);
-      await eventually(
-        async () => (await queue.getJob(jobId).then((j) => j?.getState())) === 'failed',
-        'the job failed for good',
-        10_000,
-      );
-      await eventually(async () => (await fair.outstanding(user.id)) === 0, 'released', 5_000);
-    } finally {
-      await queue.close();
-    }
+    await eventually(
+      async () =>
+        (await Promise.all([a, b, c].map((u) => fair.outstanding(u.user.id)))).every(
+          (n) => n === 0,
+        ),
+      'no outstanding render counted',
+      10_000,
+    );
   });
 });
