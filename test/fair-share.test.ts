@@ -131,24 +131,25 @@ describe('fair share: two users flooding webhook deliveries and a third with one
     await eventually(async () => receiver.arrivals.length === 61, 'all 61 deliveries', 60_000);
 
     const order = receiver.arrivals.map((x) => x.user);
-    // C's delivery (rank 1) went before every waiting one of A and B (rank 2 or more): only the
-    // deliveries already taken by the worker's slots started first. In FIFO order it would
-    // have waited for the rest of both floods.
-    expect(order.indexOf('c')).to.be.within(queuedC, queuedC + concurrency + 1);
-    // A's flood was queued first, yet B's started long before A's had run out; once B's
-    // deliveries were in, the two took turns. B caught up first (its ranks from 1), in a run no
-    // longer than A's lead. In FIFO order A's whole flood would have gone first.
+    // C's delivery joined the current turn: ahead of it, at most one waiting delivery each of A
+    // and B (queued for that turn before it) and those the worker's slots had already taken
+    // but whose request had not arrived yet. In FIFO order it would have waited for the rest of
+    // both floods.
+    expect(order.indexOf('c')).to.be.within(queuedC, queuedC + 2 + concurrency);
+    // A's flood was queued first, yet B's started long before A's had run out: B's turns begin
+    // at the one A's flood is at, and from there the two alternate. In FIFO order A's whole
+    // flood would have gone first.
     const firstB = order.indexOf('b');
     expect(firstB, "B's first delivery started before A's flood ended").to.be.below(25);
     const shared = order.slice(firstB, order.lastIndexOf('a') + 1).filter((u) => u !== 'c');
     expect(longestRun(shared, 'a')).to.be.at.most(concurrency + 2);
-    expect(longestRun(shared, 'b')).to.be.at.most(firstB + concurrency + 2);
+    expect(longestRun(shared, 'b')).to.be.at.most(concurrency + 2);
     // Nothing was put back (moved to delayed) and nothing was delivered twice.
     const delivered = new Set(receiver.arrivals.map((x) => x.delivery));
     expect(delivered.size).to.equal(61);
     const delayed = await delayedJobIds(app.deps.redis, bullPrefix(app.deps.keys), WEBHOOK_QUEUE);
     expect([...delayed].filter((id) => delivered.has(id))).to.deep.equal([]);
-    // Every rank was released once its delivery completed.
+    // Every delivery was released once it completed.
     const fair = webhookFairShare(app.deps.redis, app.deps.keys);
     await eventually(
       async () =>
@@ -160,7 +161,31 @@ describe('fair share: two users flooding webhook deliveries and a third with one
     );
   });
 
-  it('releases the rank of a delivery that failed for good', async () => {
+  it("lets a newcomer's ten join the current round, not go before a flood half served", async () => {
+    receiver.arrivals.length = 0;
+    const e = await userWithHooks('e', 10);
+    const f = await userWithHooks('f', 10);
+    for (let i = 0; i < 3; i += 1)
+      await createLink(app, e.apiKey, { url: `https://e.example/${i}` });
+    await eventually(async () => receiver.arrivals.length >= 12, "E's flood under way", 30_000);
+    await createLink(app, f.apiKey, { url: 'https://f.example/one' });
+    await eventually(async () => receiver.arrivals.length === 40, 'all 40 deliveries', 60_000);
+
+    // F's ten start at the turn E's flood is at, so the two alternate; counted from the first
+    // turn instead, F's ten would all have gone before E's next.
+    const order = receiver.arrivals.map((x) => x.user);
+    const fromF = order.slice(order.indexOf('f'));
+    expect(fromF.filter((u) => u === 'f')).to.have.length(10);
+    expect(longestRun(fromF, 'f')).to.be.at.most(concurrency + 2);
+    const fair = webhookFairShare(app.deps.redis, app.deps.keys);
+    await eventually(
+      async () => (await fair.outstanding(e.user.id)) + (await fair.outstanding(f.user.id)) === 0,
+      'no outstanding delivery counted',
+      5_000,
+    );
+  });
+
+  it('releases a delivery that failed for good', async () => {
     const failing = await startSlowReceiver(0);
     const d = await createTestUser();
     // A receiver that is gone: the connection is refused on every attempt.
@@ -203,8 +228,8 @@ describe('fair share: two users flooding webhook deliveries and a third with one
   });
 });
 
-/** Issue 29, M7: a rank counted for a render that never ends (removed, or its worker crashed). */
-describe('fair share: ranks of renders removed, queued twice or stalled (issue 29, M7)', function () {
+/** Issue 29, M7: a render counted as outstanding that never ends (removed, or its worker crashed). */
+describe('fair share: renders removed, queued twice or stalled (issue 29, M7)', function () {
   this.timeout(40_000);
   let app: TestApp;
   let connection: RedisClient;
@@ -231,7 +256,7 @@ describe('fair share: ranks of renders removed, queued twice or stalled (issue 2
     return qr;
   }
 
-  it('counts a version queued twice once, and a sweep releases a removed job', async () => {
+  it('counts a version queued twice once, and a sweep forgets a removed job', async () => {
     const { user, apiKey } = await createTestUser();
     const qr = await plainCode(apiKey);
     // The render sweep queues a pending code's version again; that must not count it again.
@@ -250,7 +275,7 @@ describe('fair share: ranks of renders removed, queued twice or stalled (issue 2
     expect(await fair.outstanding(user.id)).to.equal(0);
   });
 
-  it('releases the rank of a render whose worker crashed mid-job, once another renders it', async () => {
+  it('releases a render whose worker crashed mid-job, once another renders it', async () => {
     const { user, apiKey } = await createTestUser();
     const qr = await plainCode(apiKey);
     const fair = qrFairShare(app.deps.redis, app.deps.keys);

@@ -186,7 +186,7 @@ export function createQrRenderQueue(options: {
       // Counted by job id: queueing a version that is already queued counts it once.
       const owner = qrJobOwner(job);
       const jobId = qrRenderJobId(job);
-      const priority = owner === undefined ? undefined : (await fair.ranks(owner, [jobId]))[0];
+      const priority = owner === undefined ? undefined : (await fair.priorities(owner, [jobId]))[0];
       await queue.add('render', job, { jobId, priority });
     },
     async requestVariant(job) {

@@ -90,7 +90,7 @@ export function createWebhookEvents(options: {
         const created = new Date().toISOString();
         // A user's n-th outstanding delivery waits behind everyone's (n-1)-th (issue 29, M7).
         const jobIds = hooks.map(() => webhookJobId());
-        const priorities = await fair.ranks(userId, jobIds);
+        const priorities = await fair.priorities(userId, jobIds);
         await queue
           .addBulk(
             hooks.map((h, i) => ({

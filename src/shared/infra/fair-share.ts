@@ -6,34 +6,35 @@ import type { RedisKeys } from './redis-keys';
  * Per-user fairness on an open-source BullMQ queue (issue 29, M7). BullMQ Pro's groups are not
  * open source; job priorities stand in for them, and nothing is ever put back or delayed.
  *
- * A job is queued with its rank among its user's outstanding jobs (queued, running or waiting
- * for a retry) as its priority: a user's first outstanding job gets 1, the second 2, and so on.
- * BullMQ takes the lowest priority first and, within one priority, the job queued first (its
- * score is priority * 2^32 plus a queue-wide counter: one ZADD and one ZPOPMIN, O(log n)). So the
- * waiting jobs are served round-robin by user, whatever order they arrived in: everyone's first
- * job, then everyone's second.
+ * BullMQ takes the lowest priority first and, within one priority, the job queued first (the
+ * score is priority * 2^32 plus a queue-wide counter: one ZADD to queue, one ZPOPMIN to take, both
+ * O(log n)). Each job is queued with its user's next turn as its priority, counted from a clock:
+ * the highest priority a worker has taken so far. A user with nothing outstanding gets clock + 1,
+ * then clock + 2, ...; a user with jobs outstanding continues after its last turn. This is
+ * start-time fair queueing: the waiting jobs are served round-robin by user whatever order they
+ * came in, a newcomer joins the current round (not the first one, ahead of a flood already half
+ * served), and a flood only pushes back its own user's jobs.
  *
- * Why that bounds another user's wait: when a job is given rank r, its user has exactly r jobs
- * outstanding. So no user ever has more than r outstanding jobs of priority r or lower (the last
- * of r + 1 such jobs would have found r others and got r + 1). A job of rank r therefore has at
- * most r of each other user's jobs ahead of it, however many they queued. With `u` users queuing,
- * `c` worker slots and jobs that end within `T` (the delivery or logo time-out), a user's first
- * job starts within about T * (1 + (u - 1) / c): the slot it needs frees within T, and the jobs
- * ahead of it are at most one per other user. No per-user cap on running jobs is needed for this
- * bound; one would only shorten the first T for a user who finds a single flooder holding every
- * slot, and BullMQ can enforce such a cap only by putting jobs back, which is the churn this
- * replaces (with two flooders both bounced through 1 s delays).
+ * Why that bounds another user's wait: a user's turns are distinct and each is above the clock
+ * when given, and the clock only rises; jobs are taken lowest first, so apart from retries no
+ * job waits with a turn at or below the clock. A job given turn t thus has ahead of it at most
+ * t - clock jobs of each other user; a user's first job, turn clock + 1, at most one of each.
+ * With `u` users queuing, `c` worker slots and jobs that end within `T` (the delivery or logo
+ * time-out), it starts within about T * (1 + (u - 1) / c): a slot frees within T, and what is
+ * ahead is one job per other user. No per-user cap on running jobs is needed for this bound; one
+ * would only shorten the first T for a user who finds a lone flooder holding every slot, and
+ * BullMQ can enforce such a cap only by putting jobs back, the churn this replaces (two flooders
+ * both bounced through 1 s delays).
  *
- * The count is a sorted set of the user's outstanding job ids (so the same id queued twice counts
- * once, and releasing twice is harmless), scored by when it was counted. A job's id is released
- * when the worker completes it or fails it for good (a stalled job's deferred failure included).
- * A sweep drops any id whose job was removed, failed for good or vanished in a crash between its
- * end and its release, so a count cannot leak for longer than one sweep interval. A leaked id
- * would only cost its user rank (a later turn), never another user's.
+ * Turns grow with the rounds served. The clock starts again at zero whenever no user has a job
+ * outstanding; in a queue that never drains for 2^21 rounds, new jobs get BullMQ's highest
+ * priority and are served first come, first served until it drains.
  *
- * Known limit: a rank is fixed when the job is queued. A user whose early jobs have finished keeps
- * the higher priorities its later jobs were given, so a newcomer's first jobs go before them.
- * That delays the older jobs by at most the newcomers' count of jobs of lower rank, as above.
+ * Outstanding jobs are a sorted set of job ids per user (the same id queued twice counts once,
+ * a release twice is harmless). An id is released when the worker completes its job or fails it
+ * for good (a stalled job's deferred failure included). A sweep drops any id whose job was
+ * removed, failed for good or vanished in a crash between its end and its release, so a count
+ * cannot outlive one sweep interval; meanwhile it only keeps its own user's turns going up.
  *
  * The keys share BullMQ's hash tag (see `bullPrefix`): the sweep's script reads the queue's own
  * job hashes and failed/completed sets beside them, which a cluster allows in one slot only.
@@ -41,18 +42,18 @@ import type { RedisKeys } from './redis-keys';
 export interface FairShare {
   /**
    * Counts the user's new jobs by id (an id already counted counts once) and answers their
-   * priorities, one per id, in order.
+   * priorities (the user's next turns), one per id, in order.
    */
-  ranks(userId: number, jobIds: string[]): Promise<number[]>;
-  /** Releases a job's rank: it is no longer outstanding. Idempotent. */
+  priorities(userId: number, jobIds: string[]): Promise<number[]>;
+  /** The job is no longer outstanding. Idempotent. */
   release(userId: number, jobId: string): Promise<void>;
   /** How many outstanding jobs are counted for the user. */
   outstanding(userId: number): Promise<number>;
   /** Drops counted ids whose jobs are gone or failed for good; answers how many it dropped. */
   sweep(): Promise<number>;
   /**
-   * Worker side: releases each job the worker completes or fails for good, and sweeps every
-   * `sweepIntervalMs`. Answers a function that stops the sweeps.
+   * Worker side: moves the clock with each job the worker takes, releases each it completes or
+   * fails for good, and sweeps every `sweepIntervalMs`. Answers a function that stops the sweeps.
    */
   attach<T>(
     worker: Worker<T>,
@@ -65,38 +66,62 @@ export interface FairShare {
 const ADD_GRACE_MS = 60_000;
 const SWEEP_BATCH = 500;
 
-/** KEYS: user set, users. ARGV: now, userId, limit, ids... Answers one rank per id. */
-const RANKS = `
-local ranks = {}
-local limit = tonumber(ARGV[3])
-for i = 4, #ARGV do
-  redis.call('ZADD', KEYS[1], 'NX', ARGV[1], ARGV[i])
-  ranks[#ranks + 1] = math.min(redis.call('ZCARD', KEYS[1]), limit)
+/**
+ * KEYS: user's ids, users, last turns, clock. ARGV: now, userId, limit, ids... Answers one
+ * priority per id.
+ */
+const PRIORITIES = `
+local clock = tonumber(redis.call('GET', KEYS[4]) or '0')
+local turn = clock
+if redis.call('ZCARD', KEYS[1]) > 0 then
+  turn = math.max(clock, tonumber(redis.call('HGET', KEYS[3], ARGV[2]) or '0'))
 end
+local limit = tonumber(ARGV[3])
+local priorities = {}
+for i = 4, #ARGV do
+  if redis.call('ZADD', KEYS[1], 'NX', ARGV[1], ARGV[i]) == 1 then turn = turn + 1 end
+  priorities[#priorities + 1] = math.min(math.max(turn, 1), limit)
+end
+redis.call('HSET', KEYS[3], ARGV[2], turn)
 redis.call('SADD', KEYS[2], ARGV[2])
-return ranks`;
+return priorities`;
 
-/** KEYS: user set, users. ARGV: userId, jobId. */
-const RELEASE = `
+/** When a user has nothing outstanding left; when no user has, the clock starts again. */
+const FORGET_IF_DONE = `
+local function forgetIfDone(userIds, users, lastTurns, clock, userId)
+  if redis.call('ZCARD', userIds) > 0 then return end
+  redis.call('SREM', users, userId)
+  redis.call('HDEL', lastTurns, userId)
+  if redis.call('SCARD', users) == 0 then redis.call('DEL', clock) end
+end`;
+
+/** KEYS: user's ids, users, last turns, clock. ARGV: userId, jobId. */
+const RELEASE = `${FORGET_IF_DONE}
 redis.call('ZREM', KEYS[1], ARGV[2])
-if redis.call('ZCARD', KEYS[1]) == 0 then redis.call('SREM', KEYS[2], ARGV[1]) end
+forgetIfDone(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1])
+return 0`;
+
+/** KEYS: clock. ARGV: the priority of a job just taken. */
+const ADVANCE = `
+local taken = tonumber(ARGV[1])
+if taken > tonumber(redis.call('GET', KEYS[1]) or '0') then redis.call('SET', KEYS[1], taken) end
 return 0`;
 
 /**
- * KEYS: user set, users, the queue's failed set, its completed set. ARGV: userId, job key prefix,
- * counted before (ms), offset, count. Answers {ids checked, ids dropped}.
+ * KEYS: user's ids, users, last turns, clock, the queue's failed set, its completed set. ARGV:
+ * userId, job key prefix, counted before (ms), offset, count. Answers {ids checked, dropped}.
  */
-const SWEEP = `
+const SWEEP = `${FORGET_IF_DONE}
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[3], 'LIMIT', ARGV[4], ARGV[5])
 local dropped = 0
 for _, id in ipairs(ids) do
-  if redis.call('EXISTS', ARGV[2] .. id) == 0 or redis.call('ZSCORE', KEYS[3], id)
-      or redis.call('ZSCORE', KEYS[4], id) then
+  if redis.call('EXISTS', ARGV[2] .. id) == 0 or redis.call('ZSCORE', KEYS[5], id)
+      or redis.call('ZSCORE', KEYS[6], id) then
     redis.call('ZREM', KEYS[1], id)
     dropped = dropped + 1
   end
 end
-if redis.call('ZCARD', KEYS[1]) == 0 then redis.call('SREM', KEYS[2], ARGV[1]) end
+forgetIfDone(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1])
 return {#ids, dropped}`;
 
 export function fairShare(options: {
@@ -112,10 +137,14 @@ export function fairShare(options: {
   const addGraceMs = options.addGraceMs ?? ADD_GRACE_MS;
   const userKey = (userId: number) => keys.slotted('bull', 'fair', queue, 'u', userId);
   const usersKey = keys.slotted('bull', 'fair', queue, 'users');
+  const lastKey = keys.slotted('bull', 'fair', queue, 'last');
+  const clockKey = keys.slotted('bull', 'fair', queue, 'clock');
+  /** The keys every script but ADVANCE starts with, for one user. */
+  const userKeys = (userId: number) => [userKey(userId), usersKey, lastKey, clockKey];
   const queueKey = (suffix: string) => `${options.bullPrefix}:${queue}:${suffix}`;
 
   const release = async (userId: number, jobId: string) => {
-    await redis.eval(RELEASE, 2, userKey(userId), usersKey, userId, jobId);
+    await redis.eval(RELEASE, 4, ...userKeys(userId), userId, jobId);
   };
 
   const sweepUser = async (userId: number, before: number) => {
@@ -124,9 +153,8 @@ export function fairShare(options: {
     for (;;) {
       const reply = await redis.eval(
         SWEEP,
-        4,
-        userKey(userId),
-        usersKey,
+        6,
+        ...userKeys(userId),
         queueKey('failed'),
         queueKey('completed'),
         userId,
@@ -155,13 +183,12 @@ export function fairShare(options: {
   };
 
   return {
-    async ranks(userId, jobIds) {
+    async priorities(userId, jobIds) {
       if (jobIds.length === 0) return [];
       const reply = await redis.eval(
-        RANKS,
-        2,
-        userKey(userId),
-        usersKey,
+        PRIORITIES,
+        4,
+        ...userKeys(userId),
         Date.now(),
         userId,
         PRIORITY_LIMIT,
@@ -178,6 +205,9 @@ export function fairShare(options: {
         if (userId === undefined || job?.id === undefined) return;
         release(userId, job.id).catch(() => undefined);
       };
+      worker.on('active', (job) => {
+        if (job.priority > 0) redis.eval(ADVANCE, 1, clockKey, job.priority).catch(() => undefined);
+      });
       worker.on('completed', (job) => done(job));
       // Only a final failure ends the job: a retried one is still outstanding (its finishedOn is
       // set by BullMQ only when no retry follows).
