@@ -122,6 +122,21 @@ describe('hot lists (GET /api/pixels answered ahead of the resource routers)', (
     expect(line).to.include({ method: 'GET', path: '/api/pixels', status: 200 });
   });
 
+  it("counts one lookup of the key's caller per request: a miss, then hits", async () => {
+    const { apiKey } = await createTestUser();
+    const lookups = async () => {
+      const text = (await request(app.url, '/metrics')).text;
+      const count = (result: string) =>
+        sample(text, 'linkqr_cache_lookups_total', { cache: 'api-keys', result });
+      return { hit: count('hit'), miss: count('miss') };
+    };
+    const before = await lookups();
+    for (let i = 0; i < 3; i += 1) {
+      expect((await client(app.url, apiKey).get('/api/pixels')).status).to.equal(200);
+    }
+    expect(await lookups()).to.deep.equal({ hit: before.hit + 2, miss: before.miss + 1 });
+  });
+
   it('appears once in the route table that the OpenAPI document is made from', () => {
     const lists = registeredRoutes(createApp(app.deps)).filter(
       (r) => r.method === 'get' && r.path === '/api/pixels',
