@@ -9,17 +9,18 @@ import { redirectFastPath } from './visitor/redirect.fast-path';
 import { qrLookupCacheFor } from './qr-codes/qr-lookup-cache';
 import { generateOpenApi, type OpenApiDocument } from './openapi/openapi.document';
 import { docsRouter, openApiRouter } from './openapi/openapi.routes';
-import { apiRoutes, publicRoutes } from './routes';
+import { apiRoutes, hotListRoutes, publicRoutes } from './routes';
 import { actInAccount } from './team/acting-account';
 import { errorHandler, routeNotFound } from './shared/errors/error-handler';
 import { requireDependencies } from './shared/infra/dependencies';
 import { requireJsonBody } from './shared/http/content-type';
 import { jsonBody } from './shared/http/json-body';
 import { apiCors } from './shared/http/cors';
+import { hotLists } from './shared/http/hot-lists';
 import { requestLog } from './shared/http/request-log';
 import { createRateLimiter } from './shared/http/rate-limit';
 import { createPublicRateLimit } from './shared/http/public-rate-limit';
-import { precomputeHeaders } from './shared/http/security-headers';
+import { precomputeHeaders, setHeaders } from './shared/http/security-headers';
 import { onlyWhere, serviceHosts } from './shared/http/own-host';
 import { createApiMetrics } from './shared/metrics/api-metrics';
 import { metricsRouter } from './shared/metrics/metrics.routes';
@@ -45,13 +46,8 @@ export function createApp(deps: AppDeps): Express {
     limit: config.publicRateLimit,
     windowMs: config.publicRateLimitWindowMs,
   });
-  const answerCachedRedirect = redirectFastPath(
-    app,
-    deps,
-    precomputeHeaders(security),
-    metrics,
-    publicLimit,
-  );
+  const securityHeaders = precomputeHeaders(security);
+  const answerCachedRedirect = redirectFastPath(app, deps, securityHeaders, metrics, publicLimit);
   const route = app.handle.bind(app);
   const hosts = serviceHosts(config);
   const dashboardOnly = (req: Request) => {
@@ -66,6 +62,31 @@ export function createApp(deps: AppDeps): Express {
   };
   app.use(metrics.observe);
   app.use(requestLog(logger));
+  const rateLimit = createRateLimiter({
+    redis: deps.redis,
+    prefix: deps.keys.rateLimit(),
+    windowMs: config.rateLimitWindowMs,
+    planLimits: config.planRateLimits,
+    defaultLimit: config.defaultRateLimit,
+    anonymousLimit: config.anonymousRateLimit,
+  });
+  const cors = apiCors(config.corsOrigins);
+  // What every /api route passes after CORS, in this order.
+  const apiGuards = [
+    requireDependencies(deps.redis),
+    // The key lookup asks the limiter first: an address past its cap costs MongoDB nothing (L3).
+    resolveAuth(deps, rateLimit),
+    actInAccount(deps),
+    rateLimit,
+    requireAuth,
+    auditWrites(deps),
+    requireJsonBody,
+    jsonBody(config.bodyLimit),
+    requireWellFormedStrings,
+  ];
+  // Ahead of helmet, which they replace by the headers it sets, worked out once.
+  const hot = hotLists(hotListRoutes(deps), [setHeaders(securityHeaders), cors, ...apiGuards]);
+  app.use('/api', onlyWhere(hosts.isOwnHost, hot));
   app.use(security);
   app.use(healthRouter(deps));
   // The service's own surfaces answer on its own hosts only, never on a branded domain (M2).
@@ -77,26 +98,9 @@ export function createApp(deps: AppDeps): Express {
   const api = express.Router();
   // Preflights carry no key: CORS answers them before authentication and the rate limiter;
   // neither they nor the document need MongoDB or Redis.
-  api.use(apiCors(config.corsOrigins));
+  api.use(cors);
   api.use(openApiRouter(openapi));
-  api.use(requireDependencies(deps.redis));
-  const rateLimit = createRateLimiter({
-    redis: deps.redis,
-    prefix: deps.keys.rateLimit(),
-    windowMs: config.rateLimitWindowMs,
-    planLimits: config.planRateLimits,
-    defaultLimit: config.defaultRateLimit,
-    anonymousLimit: config.anonymousRateLimit,
-  });
-  // The key lookup asks the limiter first: an address past its cap costs MongoDB nothing (L3).
-  api.use(resolveAuth(deps, rateLimit));
-  api.use(actInAccount(deps));
-  api.use(rateLimit);
-  api.use(requireAuth);
-  api.use(auditWrites(deps));
-  api.use(requireJsonBody);
-  api.use(jsonBody(config.bodyLimit));
-  api.use(requireWellFormedStrings);
+  api.use(...apiGuards);
   const routes = apiRoutes(deps);
   api.use(routes);
   api.use(routeNotFound);

@@ -21,7 +21,11 @@ export interface AppDeps {
   domainResolver?: DomainResolver;
   /** Producer of QR render jobs (the worker process consumes them). */
   qrQueue: QrRenderQueue;
-  /** Producer of import jobs (the worker runs them); one on `redis` when absent. */
+  /**
+   * Producer of import jobs (the worker runs them); one on `redis` when absent (tests). The API
+   * passes one on the queues' connection: BullMQ's scripts on `redis` would be copied onto every
+   * auto-pipeline of the redirects.
+   */
   importQueue?: ImportQueue;
   /** The clock of the in-process caches' TTLs; the system's unless a test sets one. */
   cacheClock?: Clock;

@@ -10,6 +10,7 @@ import {
 } from './shared/infra/redis-connections';
 import { RedisKeys } from './shared/infra/redis-keys';
 import { onShutdown } from './shared/infra/shutdown';
+import { createImportQueue } from './imports/imports.jobs';
 import { createQrRenderQueue } from './qr-codes/qr-codes.jobs';
 import { listen } from './server';
 import { createVisits } from './visits/visit-recorder';
@@ -51,6 +52,9 @@ export async function main(): Promise<void> {
   queues.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis connection error'));
   await waitForRedis(queues);
   const qrQueue = createQrRenderQueue({ connection: queues, keys, logger });
+  // Made here for the same reason: left to the routes, the import queue was created on the
+  // clicks' connection, and every auto-pipeline of a redirect copied its scripts again.
+  const importQueue = createImportQueue({ connection: queues, keys, logger });
   const webhooks = createWebhookEvents({
     connection: queues,
     keys,
@@ -66,6 +70,7 @@ export async function main(): Promise<void> {
     keys,
     visits,
     qrQueue,
+    importQueue,
     webhooks,
     sessionSecret,
   });
@@ -78,6 +83,7 @@ export async function main(): Promise<void> {
     () => server.close(),
     () => visits.close(),
     () => qrQueue.close(),
+    () => importQueue.close(),
     () => webhooks.close(),
     () => closeRedisClient(queues),
     () => closeRedisClient(redis),

@@ -20,11 +20,12 @@ import { appLinksRouter } from './visitor/app-links.routes';
 import { redirectRouter } from './visitor/redirect.routes';
 import { overlaysPublicRouter } from './overlays/overlays.public';
 import { overlaysRouter } from './overlays/overlays.routes';
-import { pixelsRouter } from './pixels/pixels.routes';
+import { pixelsListRoute, pixelsRouter } from './pixels/pixels.routes';
 import { plansRouter } from './plans/plans.routes';
 import { qrCodesRouter } from './qr-codes/qr-codes.routes';
 import { qrBulkRouter } from './qr-codes/qr-bulk.routes';
 import { qrPublicRouter } from './qr-codes/qr-public.routes';
+import type { ListRoute } from './shared/http/hot-lists';
 import { publicNotFound } from './shared/http/public-context';
 import type { PublicRateLimit } from './shared/http/public-rate-limit';
 import { splashRouter } from './splash/splash.routes';
@@ -54,6 +55,11 @@ export function apiRoutes(deps: AppDeps): Router {
     importsRouter(deps, deps.importQueue ?? createImportQueue({ ...deps, connection: deps.redis })),
   );
   return api;
+}
+
+/** The API lists answered ahead of the resource routers' walk (also mounted by `apiRoutes`). */
+export function hotListRoutes(deps: AppDeps): ListRoute[] {
+  return [pixelsListRoute(deps)];
 }
 
 /** Pages and redirects visitors reach without a key (short links, QR images, ...). */

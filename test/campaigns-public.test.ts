@@ -72,7 +72,10 @@ describe('campaign rotator and list page', () => {
     const { apiKey } = await createTestUser();
     const s = slug();
     const campaign = await createCampaign(app, apiKey, { slug: s });
-    const link = await createLink(app, apiKey, { url: 'https://example.com/pw', password: 'pw-secret' });
+    const link = await createLink(app, apiKey, {
+      url: 'https://example.com/pw',
+      password: 'pw-secret',
+    });
     await assignToCampaign(app, apiKey, campaign.id, link.id);
     const res = await visit(app, `/r/${s}`);
     expect(res.status).to.equal(302);

@@ -97,7 +97,10 @@ describe('short link clicks and statistics', () => {
 
   it('counts a protected link click only once the right password is given', async () => {
     const { apiKey } = await createTestUser();
-    const link = await createLink(app, apiKey, { url: 'https://example.com/', password: 'pw-secret' });
+    const link = await createLink(app, apiKey, {
+      url: 'https://example.com/',
+      password: 'pw-secret',
+    });
     expect((await visit(app, `/${link.alias}`, { headers: browser })).status).to.equal(200);
     expect((await submitPassword(app, link.alias, 'wrong', browser)).status).to.equal(401);
     await drainVisits(app);

@@ -24,12 +24,19 @@ function stableHeaders(headers: Headers): Record<string, string> {
 
 describe('redirect fast path (cached direct links, before the middleware chain)', () => {
   const logged: string[] = [];
+  /** The entries of the batched lines (`requests completed`) that the fast path writes. */
+  const batched: Array<Record<string, unknown>> = [];
   let app: TestApp;
   before(async () => {
     const logger = createLogger('info', 'linkqr-test', {
       write: (line: string) => {
-        const entry = JSON.parse(line) as { msg?: string; path?: string };
+        const entry = JSON.parse(line) as {
+          msg?: string;
+          path?: string;
+          requests?: Array<Record<string, unknown>>;
+        };
         if (entry.msg === 'request completed' && entry.path) logged.push(entry.path);
+        if (entry.msg === 'requests completed') batched.push(...(entry.requests ?? []));
       },
     });
     app = await startTestApp({}, { logger });
@@ -38,6 +45,7 @@ describe('redirect fast path (cached direct links, before the middleware chain)'
   after(() => app.close());
   beforeEach(() => {
     logged.length = 0;
+    batched.length = 0;
   });
 
   /** Whether the normal routes (which write the access log) answered that path. */
@@ -58,6 +66,31 @@ describe('redirect fast path (cached direct links, before the middleware chain)'
     expect(stableHeaders(second.headers)).to.deep.equal(stableHeaders(first.headers));
     expect(second.headers.get('content-security-policy')).to.be.a('string');
     expect(second.headers.get('location')).to.equal('https://example.com/fast');
+  });
+
+  it('writes every redirect it answers to the access log, in batches', async () => {
+    const { apiKey } = await createTestUser();
+    const link = await createLink(app, apiKey, { url: 'https://example.com/logged' });
+    await visit(app, `/${link.alias}`, { headers: browser });
+    logged.length = 0;
+    const ids = ['fast-log-1', 'fast-log-2', 'fast-log-3'];
+    await Promise.all(
+      ids.map((id) =>
+        visit(app, `/${link.alias}`, { headers: { ...browser, 'x-request-id': id } }),
+      ),
+    );
+    expect(normalRoutesAnswered(`/${link.alias}`)).to.equal(false);
+    // A batch is written within ACCESS_BATCH_MS of its first request.
+    const deadline = Date.now() + 2_000;
+    while (batched.filter((e) => ids.includes(e.reqId as string)).length < ids.length) {
+      if (Date.now() > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    for (const id of ids) {
+      const entry = batched.find((e) => e.reqId === id);
+      expect(entry, id).to.include({ method: 'GET', path: `/${link.alias}`, status: 302 });
+      expect(entry?.ms).to.be.a('number');
+    }
   });
 
   it('counts every click exactly once, whichever path served it', async () => {

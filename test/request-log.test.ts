@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { expect } from 'chai';
 import { createLogger } from '../src/shared/infra/logger';
 import { startTestApp, type TestApp } from './support/app-harness';
@@ -53,5 +55,27 @@ describe('request logging', () => {
     expect(text).not.to.include(password);
     expect(text).not.to.include('ZZZZ');
     expect(text).not.to.include('token=abc');
+  });
+
+  it('writes a batch of fast-path requests still waiting when the process exits', () => {
+    const script = [
+      `const { createLogger } = require(${JSON.stringify(path.resolve(__dirname, '../src/shared/infra/logger'))});`,
+      `const { batchedAccessLog } = require(${JSON.stringify(path.resolve(__dirname, '../src/shared/http/request-log'))});`,
+      "const log = batchedAccessLog(createLogger('info', 'linkqr-test'));",
+      "log({ reqId: 'at-exit-1', method: 'GET', path: '/abc', status: 302, ms: 0.5 });",
+      'process.exit(0);',
+    ].join('\n');
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], {
+      encoding: 'utf8',
+    });
+    expect(child.status, child.stderr).to.equal(0);
+    const line = child.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { msg?: string; requests?: unknown[] })
+      .find((l) => l.msg === 'requests completed');
+    expect(line?.requests).to.deep.equal([
+      { reqId: 'at-exit-1', method: 'GET', path: '/abc', status: 302, ms: 0.5 },
+    ]);
   });
 });

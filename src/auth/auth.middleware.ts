@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import type { AppDeps } from '../deps';
-import { findCallerByHash } from '../keys/callers';
+import { findCallerByHash, type Caller } from '../keys/callers';
 import { currentKey, type AuthState } from './auth-state';
 import { keyUsageFor, type KeyUsage } from '../keys/key-usage';
 import { forbidden, unauthorized } from '../shared/errors/app-error';
@@ -17,14 +17,8 @@ const AUTHORIZATION = /^(?:Bearer|Token) ([^\s]+)$/i;
 
 const passed = (date: Date | null, now: Date) => !!date && date.getTime() <= now.getTime();
 
-/** Why a request's credentials are not acceptable, or the user they belong to. */
-async function authenticate(
-  header: string | undefined,
-  now: Date,
-  callers: ApiKeyCache,
-  usage: KeyUsage,
-  mayLookUp: () => Promise<boolean>,
-): Promise<AuthState> {
+/** The hash of the request's key, or why its header names no well-formed key. */
+function keyHashOf(header: string | undefined): { hash: string } | { failure: string } {
   if (!header) return { failure: 'Missing API key: send Authorization: Bearer <API_KEY>' };
   const match = AUTHORIZATION.exec(header.trim());
   if (!match?.[1]) {
@@ -33,9 +27,11 @@ async function authenticate(
     };
   }
   if (!API_KEY_PATTERN.test(match[1])) return { failure: 'Malformed API key' };
-  const hash = hashApiKey(match[1]);
-  if (callers.peek(hash) === undefined && !(await mayLookUp())) return { failure: NOT_LOOKED_UP };
-  const caller = await callers.get(hash, () => findCallerByHash(hash));
+  return { hash: hashApiKey(match[1]) };
+}
+
+/** Why a key's caller may not act now, or who they are (noting the key's use). */
+function judge(caller: Caller | null, now: Date, usage: KeyUsage): AuthState {
   if (!caller) return { failure: 'Invalid API key' };
   const { user, key } = caller;
   if (user.expires && user.expires.getTime() <= now.getTime()) {
@@ -46,6 +42,37 @@ async function authenticate(
     return { failure: 'API key replaced: its rotation grace period ended' };
   usage.touch(caller, now);
   return { user, key };
+}
+
+/**
+ * Why a request's credentials are not acceptable, or the user they belong to: at once when the
+ * key's caller (or its absence) is cached, as for nearly every request, else after the lookup.
+ */
+function authenticate(
+  header: string | undefined,
+  now: Date,
+  callers: ApiKeyCache,
+  usage: KeyUsage,
+  mayLookUp: () => Promise<boolean>,
+): AuthState | Promise<AuthState> {
+  const key = keyHashOf(header);
+  if ('failure' in key) return key;
+  const cached = callers.peek(key.hash);
+  if (cached === undefined) return lookUp(key.hash, now, callers, usage, mayLookUp);
+  // `peek` counts nothing: this is the hit `get` would have counted.
+  callers.lookups.hit.inc();
+  return judge(cached, now, usage);
+}
+
+async function lookUp(
+  hash: string,
+  now: Date,
+  callers: ApiKeyCache,
+  usage: KeyUsage,
+  mayLookUp: () => Promise<boolean>,
+): Promise<AuthState> {
+  if (!(await mayLookUp())) return { failure: NOT_LOOKED_UP };
+  return judge(await callers.get(hash, () => findCallerByHash(hash)), now, usage);
 }
 
 /** Only seen when the address's window ends between this check and the limiter's count. */
@@ -64,9 +91,16 @@ export function resolveAuth(
 ): RequestHandler {
   const callers = apiKeyCacheFor(deps);
   const usage = keyUsageFor(deps);
-  return async (req, _res, next) => {
+  return (req, _res, next) => {
     const mayLookUp = async () => !(await limiter.anonymousSpent(req));
-    req.auth = await authenticate(req.headers.authorization, new Date(), callers, usage, mayLookUp);
+    const state = authenticate(req.headers.authorization, new Date(), callers, usage, mayLookUp);
+    if (state instanceof Promise) {
+      return state.then((resolved) => {
+        req.auth = resolved;
+        next();
+      });
+    }
+    req.auth = state;
     next();
   };
 }

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
 import { linkCacheFor } from '../links/link-cache';
@@ -7,6 +7,7 @@ import type { PageQuery } from '../shared/http/pagination';
 import { createdResponse, sendCreated, sendListPage, sendMessage } from '../shared/http/responses';
 import { deleteEndpoint, listEndpoint, updateEndpoint } from '../shared/http/common-endpoints';
 import { endpoint } from '../shared/http/endpoint';
+import type { ListRoute } from '../shared/http/hot-lists';
 import { validatedQuery } from '../shared/http/validate';
 import { pixelJson, presentPixel } from './pixels.presenter';
 import {
@@ -33,16 +34,23 @@ const api = {
   delete: deleteEndpoint(tag, 'Delete a pixel', 'pixels'),
 };
 
-export function pixelsRouter(deps: AppDeps): Router {
-  const cache = linkCacheFor(deps);
+/** `GET /api/pixels`, mounted here and among the hot lists (see routes.ts). */
+export function pixelsListRoute(deps: AppDeps): ListRoute {
   const lists = ownedListsFor(deps);
-  const router = Router();
-
-  router.get('/pixels', api.list, async (req, res) => {
+  const list: RequestHandler<Record<string, string>> = async (req, res) => {
     const query = validatedQuery<PageQuery>(res);
     const page = await listPixels(currentUser(req).id, query, lists);
     sendListPage(res, 'pixels', page, query, presentPixel);
-  });
+  };
+  return { path: '/pixels', handlers: [api.list, list] };
+}
+
+export function pixelsRouter(deps: AppDeps): Router {
+  const cache = linkCacheFor(deps);
+  const router = Router();
+
+  const list = pixelsListRoute(deps);
+  router.get(list.path, ...list.handlers);
 
   router.post('/pixel/add', api.add, async (req, res) => {
     const pixel = await createPixel(currentUser(req).id, req.body as PixelCreate);

@@ -86,11 +86,6 @@ export function qrRenderJobId({ qrId, renderVersion }: QrRenderJob): string {
   return `qr-${qrId}-v${renderVersion}`;
 }
 
-/** Render slots one user's jobs may hold at once: a slow logo host of theirs holds no more. */
-export function qrSlotsPerUser(concurrency: number): number {
-  return Math.max(1, Math.floor(concurrency / 2));
-}
-
 /**
  * How the variant worker marks a drawing it refuses (a size no decoder reads), so the API can
  * tell that failure, kept and answered 422, from any other a job can end with.
@@ -105,12 +100,13 @@ export function refusalOf(failedReason: string | undefined): string | undefined 
 }
 
 /** The per-user fairness of the render queue (see fair-share.ts), for producers and worker. */
-export function qrFairShare(redis: RedisClient, keys: RedisKeys, concurrency: number) {
+export function qrFairShare(redis: RedisClient, keys: RedisKeys, addGraceMs?: number) {
   return fairShare({
     redis,
     keys,
+    bullPrefix: bullPrefix(keys),
     queue: QR_RENDER_QUEUE,
-    maxInFlight: qrSlotsPerUser(concurrency),
+    addGraceMs,
   });
 }
 
@@ -169,6 +165,7 @@ async function rankByOwner(
   fair: FairShare,
   jobs: QrRenderJob[],
 ): Promise<Array<number | undefined>> {
+  // Counted by job id: queueing a version that is already queued counts it once.
   const byOwner = new Map<number, number[]>();
   jobs.forEach((job, i) => {
     const owner = qrJobOwner(job);
@@ -180,7 +177,10 @@ async function rankByOwner(
   const priorities: Array<number | undefined> = jobs.map(() => undefined);
   await Promise.all(
     [...byOwner].map(async ([owner, indexes]) => {
-      const ranks = await fair.ranks(owner, indexes.length);
+      const ranks = await fair.ranks(
+        owner,
+        indexes.map((index) => qrRenderJobId(jobs[index] as QrRenderJob)),
+      );
       indexes.forEach((index, k) => (priorities[index] = ranks[k]));
     }),
   );
@@ -211,7 +211,7 @@ export function createQrRenderQueue(options: {
     options.logger.warn({ err: err.message }, 'qr variant queue error'),
   );
   // Only the priorities are used here: the in-flight cap is the worker's.
-  const fair = qrFairShare(options.connection, options.keys, 1);
+  const fair = qrFairShare(options.connection, options.keys);
   // Renders asked for together (a burst of creates) are ranked per owner and added in one call.
   const enqueue = groupCommit<QrRenderJob, true>(async (jobs) => {
     const priorities = await rankByOwner(fair, jobs);

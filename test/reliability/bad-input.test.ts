@@ -26,8 +26,9 @@ describe('bad input never answers 500 (issue 11)', () => {
     app = await startTestApp();
     key = (await createTestUser()).apiKey;
     alias = (await createLink(app, key, { url: 'https://example.com/a' })).alias;
-    protectedAlias = (await createLink(app, key, { url: 'https://example.com/p', password: 'pw-secret' }))
-      .alias;
+    protectedAlias = (
+      await createLink(app, key, { url: 'https://example.com/p', password: 'pw-secret' })
+    ).alias;
   });
   after(() => app.close());
 

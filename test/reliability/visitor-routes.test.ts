@@ -43,7 +43,10 @@ describe('visitor routes under abuse (issue 11)', () => {
   });
 
   it('lets exactly 10 of 50 parallel wrong passwords through to the check, the rest 429', async () => {
-    const link = await createLink(app, key, { url: 'https://example.com/s', password: 'pw-secret' });
+    const link = await createLink(app, key, {
+      url: 'https://example.com/s',
+      password: 'pw-secret',
+    });
     const answers = await Promise.all(
       Array.from({ length: 50 }, (_, i) => submitPassword(app, link.alias, `wrong${i}`)),
     );
@@ -54,7 +57,10 @@ describe('visitor routes under abuse (issue 11)', () => {
   });
 
   it('does not hold a right password against the limit', async () => {
-    const link = await createLink(app, key, { url: 'https://example.com/ok', password: 'pw-secret' });
+    const link = await createLink(app, key, {
+      url: 'https://example.com/ok',
+      password: 'pw-secret',
+    });
     for (let i = 0; i < 12; i += 1)
       expect((await submitPassword(app, link.alias, 'pw-secret')).status).to.equal(302);
   });

@@ -163,13 +163,7 @@ export function startQrRenderWorker(
     images,
     events: deps.events,
   });
-  // One user's renders (a slow logo host of theirs) hold at most half the slots (M7).
-  const fair = qrFairShare(connection, keys, concurrency);
-  const fairProcessor = fair.wrap<QrRenderJob, QrRenderOutcome>(
-    (job) => qrJobOwner(job.data),
-    processor,
-  );
-  const worker = new Worker<QrRenderJob, QrRenderOutcome>(QR_RENDER_QUEUE, fairProcessor, {
+  const worker = new Worker<QrRenderJob, QrRenderOutcome>(QR_RENDER_QUEUE, processor, {
     connection,
     prefix: bullPrefix(keys),
     concurrency,
@@ -178,6 +172,8 @@ export function startQrRenderWorker(
     removeOnComplete: { count: 0 },
   });
   worker.on('error', (err) => logger.error({ err: err.message }, 'qr render worker error'));
+  // Renders are taken round-robin by user (their priorities); each ends its rank here (M7).
+  const stopFair = qrFairShare(connection, keys).attach(worker, (job) => qrJobOwner(job.data));
   worker.on('failed', (job, err) => {
     logger.warn({ jobId: job?.id, attempts: job?.attemptsMade, err: err.message }, 'qr job failed');
     const exhausted = (job?.attemptsMade ?? 0) >= (job?.opts.attempts ?? 1);
@@ -206,6 +202,7 @@ export function startQrRenderWorker(
     isRunning: () => worker.isRunning(),
     async close() {
       clearInterval(timer);
+      stopFair();
       // Redis away: at once (see closeRedisClient), or the close waits for ever on Sentinel.
       const force = !(await redisAnswers(connection));
       await Promise.all([worker.close(force), variants.close(force)]);

@@ -38,16 +38,15 @@ export function startWebhookWorker(
     timeoutMs: options.timeoutMs,
   });
   const concurrency = options.concurrency ?? 8;
-  // One user's slow or dead targets hold at most half the slots (issue 29, M7).
-  const fair = webhookFairShare(connection, keys, concurrency);
-  const fairProcessor = fair.wrap<WebhookJob, WebhookOutcome>((job) => job.data.userId, processor);
-  const worker = new Worker<WebhookJob, WebhookOutcome>(WEBHOOK_QUEUE, fairProcessor, {
+  const worker = new Worker<WebhookJob, WebhookOutcome>(WEBHOOK_QUEUE, processor, {
     connection,
     prefix: bullPrefix(keys),
     concurrency,
     removeOnComplete: { count: 0 },
   });
   worker.on('error', (err) => logger.error({ err: err.message }, 'webhook worker error'));
+  // Deliveries are taken round-robin by user (their priorities); each ends its rank here (M7).
+  const stopFair = webhookFairShare(connection, keys).attach(worker, (job) => job.data.userId);
   worker.on('completed', (_job, outcome) => deps.observer?.attempted(outcome));
   worker.on('failed', (job, err) => {
     deps.observer?.attempted('failed');
@@ -63,6 +62,7 @@ export function startWebhookWorker(
   });
   return {
     async close() {
+      stopFair();
       // Redis away: at once (see closeRedisClient); the webhook worker's close hung on Sentinel.
       await worker.close(!(await redisAnswers(connection)));
       await closeRedisClient(connection);

@@ -13,6 +13,67 @@ declare module 'express-serve-static-core' {
 
 export const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
+/** What the access log says of one request. */
+export interface AccessEntry {
+  reqId: string;
+  method: string;
+  /** Without the query string. */
+  path: string;
+  status: number;
+  ms: number;
+}
+
+/** Requests in one batched access-log line at most: a line stays a bounded size. */
+export const REQUESTS_PER_LINE = 100;
+
+/** How long a batch of the access log waits for more requests (pino's own buffer waits as long). */
+export const ACCESS_BATCH_MS = 100;
+
+/**
+ * Batches not yet written. At exit they are written first (a prepended listener), so that pino's
+ * own exit handler, which writes out what its destination still buffers, writes them too.
+ */
+const unwritten = new Set<() => void>();
+let flushesAtExit = false;
+
+/**
+ * The access log of requests answered before the middleware chain (the redirect fast path): up to
+ * `REQUESTS_PER_LINE` requests, gathered for at most `ACCESS_BATCH_MS`, are written as one line,
+ * `requests completed`, holding each request's entry. A pino line costs about 7 µs, most of a
+ * cached redirect's own work; in batches it costs about 1 µs a request.
+ */
+export function batchedAccessLog(
+  logger: Logger,
+  everyMs = ACCESS_BATCH_MS,
+): (entry: AccessEntry) => void {
+  let pending: AccessEntry[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    unwritten.delete(flush);
+    if (pending.length === 0) return;
+    const requests = pending;
+    pending = [];
+    logger.info({ requests }, 'requests completed');
+  };
+  return (entry) => {
+    if (!logger.isLevelEnabled('info')) return;
+    const count = pending.push(entry);
+    if (count >= REQUESTS_PER_LINE) return flush();
+    if (count > 1) return;
+    // Unreferenced: a batch never keeps the process alive; the exit listener writes it.
+    timer = setTimeout(flush, everyMs).unref();
+    unwritten.add(flush);
+    if (!flushesAtExit) {
+      flushesAtExit = true;
+      process.prependListener('exit', () => {
+        for (const write of [...unwritten]) write();
+      });
+    }
+  };
+}
+
 /**
  * Request ids and one access-log line per request (method, path, status, duration; never headers,
  * query strings or bodies, which can carry keys and passwords). Cheaper than a child logger per

@@ -37,3 +37,12 @@ export function precomputeHeaders(middleware: Middleware): string[] {
   if (!passed) throw new Error('the middleware did not pass the request on synchronously');
   return [...headers.values()].flat();
 }
+
+/** Sets the headers `precomputeHeaders` worked out, where the middleware would have run. */
+export function setHeaders(headers: readonly string[]): Middleware {
+  return (_req, res, next) => {
+    for (let i = 0; i < headers.length; i += 2)
+      res.setHeader(headers[i] as string, headers[i + 1] as string);
+    next();
+  };
+}

@@ -18,14 +18,45 @@ export function startProcessMetrics(): Registry {
   return processRegistry;
 }
 
-const cacheLookups = new Counter({
+/**
+ * Lookups per cache, counted in plain numbers and handed to prom-client at scrape time: a
+ * labelled increment hashes and checks its labels on every call, even through a bound child
+ * (about 0.5 µs), and the link cache counts one for every redirect.
+ */
+const lookupCounts = new Map<string, { hit: number; miss: number }>();
+
+new Counter({
   name: 'linkqr_cache_lookups_total',
   help: 'In-process cache lookups by cache and result (hit or miss); the hit rate is hit / total',
   labelNames: ['cache', 'result'] as const,
   registers: [processRegistry],
+  collect() {
+    this.reset();
+    for (const [cache, { hit, miss }] of lookupCounts) {
+      if (hit) this.inc({ cache, result: 'hit' }, hit);
+      if (miss) this.inc({ cache, result: 'miss' }, miss);
+    }
+  },
 });
 
-/** Pre-bound counters for one cache, so the hot path pays no label lookup. */
+/** The counters of one cache, so the hot path pays no label lookup. */
 export function cacheCounters(cache: string) {
-  return { hit: cacheLookups.labels(cache, 'hit'), miss: cacheLookups.labels(cache, 'miss') };
+  let counts = lookupCounts.get(cache);
+  if (!counts) {
+    counts = { hit: 0, miss: 0 };
+    lookupCounts.set(cache, counts);
+  }
+  const of = counts;
+  return {
+    hit: {
+      inc() {
+        of.hit += 1;
+      },
+    },
+    miss: {
+      inc() {
+        of.miss += 1;
+      },
+    },
+  };
 }
