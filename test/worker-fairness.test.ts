@@ -5,9 +5,9 @@ import {
   type WebhookWorker,
 } from '../workers/webhooks/webhook-delivery.worker';
 import { Webhook } from '../src/webhooks/webhook.model';
-import type { QrRenderWorker } from '../workers/qr-render/qr-render.worker';
+import { startQrRenderWorker, type QrRenderWorker } from '../workers/qr-render/qr-render.worker';
 import { startTestApp, type TestApp } from './support/app-harness';
-import { startQrWorker, waitForRender } from './support/qr';
+import { waitForRender } from './support/qr';
 import { client } from './support/http';
 import { createLink, eventually } from './support/links';
 import { createTestUser, uniqueName } from './support/users';
@@ -17,15 +17,19 @@ import { startReceiver, type Receiver } from './support/webhooks';
 async function startBlackHole(): Promise<{
   url: string;
   accepted: () => number;
+  /** When each connection was accepted (Date.now()), in order. */
+  acceptedAt: () => number[];
   /** The most connections open at once (a client gives up on one by closing it). */
   maxOpen: () => number;
   close(): Promise<void>;
 }> {
   const sockets = new Set<Socket>();
   let accepted = 0;
+  const acceptedAt: number[] = [];
   let maxOpen = 0;
   const server: Server = createServer((socket) => {
     accepted += 1;
+    acceptedAt.push(Date.now());
     sockets.add(socket);
     maxOpen = Math.max(maxOpen, sockets.size);
     socket.on('error', () => undefined);
@@ -36,6 +40,7 @@ async function startBlackHole(): Promise<{
   return {
     url: `http://127.0.0.1:${port}/hook`,
     accepted: () => accepted,
+    acceptedAt: () => [...acceptedAt],
     maxOpen: () => maxOpen,
     close: async () => {
       for (const s of sockets) s.destroy();
@@ -172,6 +177,8 @@ describe('worker fairness: QR renders per user (issue 29, M7)', function () {
   let app: TestApp;
   let worker: QrRenderWorker;
   let hole: Awaited<ReturnType<typeof startBlackHole>>;
+  /** Renders that completed (only B's can: A's logos never arrive), as the worker timed them. */
+  const renders: Array<{ startedAt: number; endedAt: number }> = [];
 
   before(async () => {
     app = await startTestApp({
@@ -180,7 +187,21 @@ describe('worker fairness: QR renders per user (issue 29, M7)', function () {
     });
     hole = await startBlackHole();
     // Downloads from the black hole hang until their time-out frees the slot.
-    worker = startQrWorker(app, { concurrency, logoTimeoutMs: 2_000 });
+    worker = startQrRenderWorker(
+      {
+        config: app.config,
+        logger: app.deps.logger,
+        keys: app.deps.keys,
+        observer: {
+          completed: (_outcome, seconds) => {
+            const now = Date.now();
+            renders.push({ startedAt: now - seconds * 1000, endedAt: now });
+          },
+          failed: () => undefined,
+        },
+      },
+      { stalledInterval: 1000, lockDuration: 5000, concurrency, logoTimeoutMs: 2_000 },
+    );
   });
   after(async () => {
     await hole.close();
@@ -202,6 +223,7 @@ describe('worker fairness: QR renders per user (issue 29, M7)', function () {
     await eventually(async () => hole.accepted() >= 1, "A's first logo download starts", 10_000);
 
     const b = await createTestUser();
+    const queuedAt = Date.now();
     const created = await client(app.url, b.apiKey).post<{ id: number }>('/api/qr/add', {
       type: 'text',
       data: 'plain',
@@ -209,8 +231,13 @@ describe('worker fairness: QR renders per user (issue 29, M7)', function () {
     expect(created.status).to.equal(200);
     const details = await waitForRender(app, b.apiKey, created.body.id, 30_000);
     expect(details.status).to.equal('ready');
-    // A's logo downloads begun by then: the slots A had alone and at most one more wave, not
-    // every code queued before B's.
-    expect(hole.accepted()).to.be.within(1, 2 * concurrency);
+    expect(renders).to.have.length(1);
+    // B's job takes the first slot A frees: none of A's codes queued behind it starts a download
+    // between B's create and B's render (one, if a slot was taken as B's job was being queued).
+    // Counted by order, not time, so a slow machine cannot make it pass or fail.
+    const startedB = renders[0]!.startedAt;
+    const aStartedMeanwhile = hole.acceptedAt().filter((t) => t > queuedAt && t < startedB);
+    expect(aStartedMeanwhile.length).to.be.at.most(1);
+    expect(hole.accepted()).to.be.at.least(1);
   });
 });
