@@ -77,7 +77,7 @@ describe('public routes: per-address rate limit (PUBLIC_RATE_LIMIT)', () => {
     expect((await visit(app, `/${link.alias}`, from('203.0.113.9'))).status).to.equal(302);
   });
 
-  it('limits the fast path (a cached link) with one Redis round trip per click', async () => {
+  it('limits the fast path (a cached link), counting each click in Redis once half the cap is spent', async () => {
     const app = await limitedApp({ PUBLIC_RATE_LIMIT: '5' });
     const { apiKey } = await createTestUser();
     const link = await createLink(app, apiKey, { url: 'https://example.com/fast-limited' });
@@ -92,11 +92,33 @@ describe('public routes: per-address rate limit (PUBLIC_RATE_LIMIT)', () => {
     });
     expect(statuses).to.deep.equal([302, 302, 302, 302]);
     expect(logged, 'answered by the fast path').to.not.include(`/${link.alias}`);
-    expect(commands).to.equal(4);
+    // Click 2 is counted in this process (2 of 5 is within half the cap); 3, 4 and 5 in Redis.
+    expect(commands).to.equal(3);
 
     const over = await visit(app, `/${link.alias}`, client);
     expect(over.status).to.equal(429);
     expect(over.headers.get('location')).to.equal(null);
+  });
+
+  it('far below the cap, adds a client’s clicks to Redis in batches, none lost (issue 28)', async () => {
+    const app = await limitedApp({ PUBLIC_RATE_LIMIT: '1000' });
+    const { apiKey } = await createTestUser();
+    const link = await createLink(app, apiKey, { url: 'https://example.com/batched' });
+    const client = from('198.51.100.10');
+    expect((await visit(app, `/${link.alias}`, client)).status).to.equal(302);
+    const commands = await limiterCommands(app, async () => {
+      for (let i = 0; i < 20; i += 1)
+        expect((await visit(app, `/${link.alias}`, client)).status).to.equal(302);
+    });
+    // One batched write per 50 ms at most, not one per click.
+    expect(commands).to.be.below(20);
+    const counter = `${app.deps.keys.publicRateLimit()}ip:198.51.100.10`;
+    const deadline = Date.now() + 2000;
+    while (Number(await app.deps.redis.get(counter)) < 21 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(Number(await app.deps.redis.get(counter))).to.equal(21);
+    expect(await app.deps.redis.pttl(counter)).to.be.within(1, 60_000);
   });
 
   it('is off with PUBLIC_RATE_LIMIT=0: no count, no Redis command', async () => {

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { tooManyRequests } from '../errors/app-error';
 import { scriptSafeSendCommand, type RedisClient } from '../infra/redis-connections';
 import { clientKey } from './client-key';
+import { BatchedRateStore } from './batched-rate-store';
 import { RecoveringRedisStore } from './rate-limit';
 
 export interface PublicRateLimitOptions {
@@ -55,9 +56,12 @@ export function createPublicRateLimit(
 ): PublicRateLimit | undefined {
   const { limit, windowMs, logger } = options;
   if (limit === 0) return undefined;
-  const store = new RecoveringRedisStore({
+  const sendCommand = scriptSafeSendCommand(options.redis);
+  const store = new BatchedRateStore({
+    redis: new RecoveringRedisStore({ prefix: options.prefix, sendCommand }),
+    sendCommand,
     prefix: options.prefix,
-    sendCommand: scriptSafeSendCommand(options.redis),
+    localBudget: () => Math.floor(limit / 2),
   });
   let failing = false;
   const fail = (err: unknown) => {

@@ -4,6 +4,7 @@ import { clientKey } from './client-key';
 import { scriptSafeSendCommand, type RedisClient } from '../infra/redis-connections';
 import { RedisStore } from 'rate-limit-redis';
 import { tooManyRequests } from '../errors/app-error';
+import { BatchedRateStore } from './batched-rate-store';
 
 export interface RateLimitOptions {
   redis: RedisClient;
@@ -49,6 +50,7 @@ export type ApiRateLimiter = RequestHandler & {
 };
 
 const anonymousKey = (req: Request) => `ip:${clientKey(req)}`;
+const MAX_REMEMBERED_CAPS = 50_000;
 
 /**
  * One fixed window per API key (per client IP when the request has no valid key), counted in
@@ -56,20 +58,29 @@ const anonymousKey = (req: Request) => `ip:${clientKey(req)}`;
  */
 export function createRateLimiter(options: RateLimitOptions): ApiRateLimiter {
   const { redis, planLimits, defaultLimit, anonymousLimit } = options;
-  const store = new RecoveringRedisStore({
+  const sendCommand = scriptSafeSendCommand(redis);
+  const limitOf = (req: Request) => {
+    const user = authenticatedUser(req);
+    if (!user) return anonymousLimit;
+    return planLimits[user.status] ?? defaultLimit;
+  };
+  // A key's cap as its last request saw it (a plan can change); unknown keys count in Redis.
+  const caps = new Map<string, number>();
+  const store = new BatchedRateStore({
+    redis: new RecoveringRedisStore({ prefix: options.prefix, sendCommand }),
+    sendCommand,
     prefix: options.prefix,
-    sendCommand: scriptSafeSendCommand(redis),
+    localBudget: (key) => Math.floor((caps.get(key) ?? 0) / 2),
   });
   const limiter = rateLimit({
     windowMs: options.windowMs,
-    limit: (req) => {
-      const user = authenticatedUser(req);
-      if (!user) return anonymousLimit;
-      return planLimits[user.status] ?? defaultLimit;
-    },
+    limit: limitOf,
     keyGenerator: (req) => {
       const user = authenticatedUser(req);
-      return user ? userRateLimitKey(user.id) : anonymousKey(req);
+      const key = user ? userRateLimitKey(user.id) : anonymousKey(req);
+      if (caps.size >= MAX_REMEMBERED_CAPS && !caps.has(key)) caps.clear();
+      caps.set(key, limitOf(req));
+      return key;
     },
     legacyHeaders: true,
     standardHeaders: 'draft-8',
