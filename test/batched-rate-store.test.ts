@@ -25,7 +25,13 @@ describe('the batched rate-limit store', () => {
   afterEach(() => stores.splice(0).forEach((s) => s.shutdown()));
 
   /** One API process's store; `sent` counts the EVALSHA/EVAL commands it sends. */
-  function processStore(prefix: string, cap: number, client: Redis = redis, windowMs = 60_000) {
+  function processStore(
+    prefix: string,
+    cap: number,
+    client: Redis = redis,
+    windowMs = 60_000,
+    refusesLocally = false,
+  ) {
     const send = scriptSafeSendCommand(client);
     const sent = { count: 0 };
     const sendCommand: typeof send = (command, ...args) => {
@@ -37,6 +43,7 @@ describe('the batched rate-limit store', () => {
       sendCommand,
       prefix,
       localBudget: () => Math.floor(cap / 2),
+      ...(refusesLocally ? { cap: () => cap } : {}),
       flushMs: 60_000, // flushed by the tests themselves
     });
     store.init({ windowMs } as Options);
@@ -57,6 +64,22 @@ describe('the batched rate-limit store', () => {
     expect(await redis.get(`${prefix}k`)).to.equal('10');
     expect(await redis.pttl(`${prefix}k`)).to.be.within(1, 60_000);
     expect((await store.get('k'))?.totalHits).to.equal(10);
+  });
+
+  it('refuses a key Redis reported past its cap from the process, and still adds those hits', async () => {
+    const prefix = `${uniqueName('brs')}:`;
+    const { store, sent } = processStore(prefix, 4, redis, 60_000, true);
+    const totals: number[] = [];
+    for (let i = 0; i < 8; i += 1) totals.push((await store.increment('k')).totalHits);
+    expect(totals).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8]);
+    // Hit 1 opens the window, hit 2 is within half the cap, 3 and 4 ask Redis; from hit 5 on,
+    // Redis has said 4 of 4: refused without asking again.
+    expect(sent.count).to.equal(3);
+    await store.flush();
+    expect(await redis.get(`${prefix}k`)).to.equal('8');
+    // Another process adding to the count does not make a refused key pass.
+    const other = processStore(prefix, 4, redis, 60_000, true).store;
+    expect((await other.increment('k')).totalHits).to.equal(9);
   });
 
   it('decides a cap on the shared count: two processes together stop at exactly the cap', async () => {

@@ -34,6 +34,12 @@ export interface BatchedRateStoreOptions {
    * so no count near a cap is ever a local guess. 0 for a key sends every hit to Redis.
    */
   localBudget(key: string): number;
+  /**
+   * The key's cap (0: unknown). A key this process already knows to be past it is refused from
+   * the process's count: in a fixed window a refusal stays a refusal, so a client hammering past
+   * its cap costs no round trip per request (its hits still reach Redis with the next batch).
+   */
+  cap?(key: string): number;
   /** How often the hits counted here are added to Redis (default 50 ms). */
   flushMs?: number;
   /** Keys remembered at most; past it a new key asks Redis each time (default 50,000). */
@@ -77,7 +83,11 @@ export class BatchedRateStore implements Store {
     const now = Date.now();
     const counter = this.counters.get(key);
     if (counter && counter.resetAt > now) {
-      if (counter.shared + counter.pending < this.options.localBudget(key)) {
+      const cap = this.options.cap?.(key) ?? 0;
+      if (
+        counter.shared + counter.pending < this.options.localBudget(key) ||
+        (cap > 0 && counter.shared >= cap)
+      ) {
         counter.pending += 1;
         this.schedule();
         return {

@@ -62,6 +62,7 @@ export function createPublicRateLimit(
     sendCommand,
     prefix: options.prefix,
     localBudget: () => Math.floor(limit / 2),
+    cap: () => limit,
   });
   let failing = false;
   const fail = (err: unknown) => {
