@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Options } from 'express-rate-limit';
 import type { Redis } from 'ioredis';
-import { BatchedRateStore } from '../src/shared/http/batched-rate-store';
+import { BatchedRateStore, countsLocally } from '../src/shared/http/batched-rate-store';
 import { RecoveringRedisStore } from '../src/shared/http/rate-limit';
 import {
   scriptSafeSendCommand,
@@ -36,7 +36,7 @@ describe('the batched rate-limit store', () => {
       redis: new RecoveringRedisStore({ prefix, sendCommand }),
       sendCommand,
       prefix,
-      localBudget: () => Math.floor(cap / 2),
+      cap: () => cap,
       flushMs: 60_000, // flushed by the tests themselves
     });
     store.init({ windowMs } as Options);
@@ -44,7 +44,7 @@ describe('the batched rate-limit store', () => {
     return { store, sent };
   }
 
-  it('counts hits below half the cap in the process and adds them to Redis in one write', async () => {
+  it('counts hits well below the cap in the process and adds them to Redis in one write', async () => {
     const prefix = `${uniqueName('brs')}:`;
     const { store, sent } = processStore(prefix, 100);
     const totals: number[] = [];
@@ -59,6 +59,22 @@ describe('the batched rate-limit store', () => {
     expect((await store.get('k'))?.totalHits).to.equal(10);
   });
 
+  it('refuses a key Redis reported past its cap from the process, and still adds those hits', async () => {
+    const prefix = `${uniqueName('brs')}:`;
+    const { store, sent } = processStore(prefix, 4);
+    const totals: number[] = [];
+    for (let i = 0; i < 8; i += 1) totals.push((await store.increment('k')).totalHits);
+    expect(totals).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8]);
+    // With less than four hits of headroom left every hit asks Redis (1 to 4); from hit 5 on,
+    // Redis has said 4 of 4: refused without asking again.
+    expect(sent.count).to.equal(4);
+    await store.flush();
+    expect(await redis.get(`${prefix}k`)).to.equal('8');
+    // Another process adding to the count does not make a refused key pass.
+    const other = processStore(prefix, 4).store;
+    expect((await other.increment('k')).totalHits).to.equal(9);
+  });
+
   it('decides a cap on the shared count: two processes together stop at exactly the cap', async () => {
     const prefix = `${uniqueName('brs')}:`;
     const one = processStore(prefix, 10).store;
@@ -67,11 +83,27 @@ describe('the batched rate-limit store', () => {
     for (let i = 0; i < 7; i += 1) {
       totals.push((await one.increment('k')).totalHits, (await two.increment('k')).totalHits);
     }
-    // Below half the cap each process may answer from its own view; past it, every total is
-    // Redis's, so the 11th hit and after are seen as over the cap by whichever process takes it.
-    expect(totals.filter((t) => t > 10)).to.have.length(4);
+    // Each process holds at most a quarter of the headroom it last saw, and the last hits before
+    // the cap are decided in Redis: here exactly ten hits pass, and every later one is refused.
+    expect(totals.filter((t) => t <= 10)).to.have.length(10);
     expect(totals.slice(-4).every((t) => t > 10)).to.equal(true);
+    await Promise.all([one.flush(), two.flush()]);
     expect(Number(await redis.get(`${prefix}k`))).to.equal(14);
+  });
+
+  it('approaches a cap in a few syncs, not a round trip per hit past its half', async () => {
+    const prefix = `${uniqueName('brs')}:`;
+    const { store, sent } = processStore(prefix, 1000);
+    let passed = 0;
+    for (let i = 0; i < 1000; i += 1)
+      if ((await store.increment('k')).totalHits <= 1000) passed += 1;
+    expect(passed).to.equal(1000);
+    expect((await store.increment('k')).totalHits).to.equal(1001);
+    // log(1000 / 4) / log(4 / 3) syncs and the last three hits: 24 here, against the ~500 of a
+    // store that asks Redis for every hit past half the cap.
+    expect(sent.count).to.be.within(15, 30);
+    await store.flush();
+    expect(await redis.get(`${prefix}k`)).to.equal('1001');
   });
 
   it('keeps one count per key', async () => {
@@ -113,5 +145,32 @@ describe('the batched rate-limit store', () => {
     } finally {
       dead.disconnect();
     }
+  });
+});
+
+describe('countsLocally: when a hit may be counted in the process', () => {
+  it('sends every hit of a key whose cap is unknown to Redis', () => {
+    expect(countsLocally(0, 0, 0)).to.equal(false);
+    expect(countsLocally(5, 0, 0)).to.equal(false);
+  });
+
+  it('holds at most a quarter of the headroom last seen', () => {
+    // 100 left: up to 25 hits held.
+    expect(countsLocally(0, 0, 100)).to.equal(true);
+    expect(countsLocally(0, 24, 100)).to.equal(true);
+    expect(countsLocally(0, 25, 100)).to.equal(false);
+    // 20 left: 5 held.
+    expect(countsLocally(80, 4, 100)).to.equal(true);
+    expect(countsLocally(80, 5, 100)).to.equal(false);
+  });
+
+  it('decides the last hits before a cap in Redis', () => {
+    for (const shared of [97, 98, 99])
+      expect(countsLocally(shared, 0, 100), `${shared}`).to.equal(false);
+  });
+
+  it('refuses from the process once Redis has reported the cap reached', () => {
+    expect(countsLocally(100, 0, 100)).to.equal(true);
+    expect(countsLocally(140, 12, 100)).to.equal(true);
   });
 });

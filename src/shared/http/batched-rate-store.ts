@@ -16,12 +16,34 @@ return { redis.call('INCRBY', KEYS[1], ARGV[2]), ttl }
 
 type SendCommand = (command: string, ...args: string[]) => Promise<RedisReply>;
 
+/** The share of what a key has left of its cap that one process may count between syncs. */
+export const HEADROOM_SHARE = 4;
+
+/**
+ * Whether a hit may be counted in the process (answered from the last shared total plus the
+ * hits held here) rather than added to Redis at once and answered with Redis's total. Below
+ * the cap a process holds at most a quarter of what it last saw left, so each sync a key forces
+ * leaves at most three quarters of the headroom: about log(cap) round trips per window instead of
+ * one per hit, and the last few hits before a cap are always decided in Redis. A key Redis has
+ * reported at its cap is refused from here (in a fixed window the count only grows); its hits
+ * still reach Redis with the next batch. An unknown cap (0) sends every hit to Redis.
+ */
+export function countsLocally(shared: number, pending: number, cap: number): boolean {
+  if (cap <= 0) return false;
+  if (shared >= cap) return true;
+  return pending < Math.floor((cap - shared) / HEADROOM_SHARE);
+}
+
 interface Counter {
   /** The total Redis last answered for this key, this process's hits up to then included. */
   shared: number;
   /** Hits counted here since, not yet in Redis. */
   pending: number;
   resetAt: number;
+  /** `resetAt` as the Date express-rate-limit wants, made once per sync rather than per hit. */
+  resetTime: Date;
+  /** Whether the key is in the list the next flush writes. */
+  queued: boolean;
 }
 
 export interface BatchedRateStoreOptions {
@@ -29,11 +51,8 @@ export interface BatchedRateStoreOptions {
   redis: RedisStore;
   sendCommand: SendCommand;
   prefix: string;
-  /**
-   * How many hits of a key may be counted here before every hit asks Redis: half the key's cap,
-   * so no count near a cap is ever a local guess. 0 for a key sends every hit to Redis.
-   */
-  localBudget(key: string): number;
+  /** The key's cap in a window (0: unknown, and every hit is counted in Redis). */
+  cap(key: string): number;
   /** How often the hits counted here are added to Redis (default 50 ms). */
   flushMs?: number;
   /** Keys remembered at most; past it a new key asks Redis each time (default 50,000). */
@@ -42,22 +61,29 @@ export interface BatchedRateStoreOptions {
 
 /**
  * An express-rate-limit store that spares most requests their Redis round trip. A key's first
- * hit in a window, and every hit once this process's view of its total reaches half its cap, is
- * counted in Redis at once (with the hits this process still holds), and answered with Redis's
- * total. Below that, a hit is counted here and answered from the last shared total plus what this
- * process counted since; those hits reach Redis every `flushMs`, when each process's view is
- * refreshed too. With one API process a cap is exact; with several, hits one process holds are
- * unseen by the others for up to `flushMs`, so a client spreading over processes may pass its cap
- * by what it sends in that time (and never by more than half the cap per process).
+ * hit in a window is counted in Redis and answered with its total; after that a hit is counted
+ * here while `countsLocally` allows, and answered from the last shared total plus what this
+ * process counted since. Those hits reach Redis every `flushMs` (one script per key carrying its
+ * count), when this process's view of every key it holds is refreshed too; a hit past this
+ * process's share of the headroom is added to Redis at once with the ones held before it.
+ *
+ * What that allows: with one API process a cap is exact. With several, the hits one process
+ * holds are unseen by the others for up to `flushMs`, and each process holds at most a quarter of
+ * the headroom it last saw, so N processes together may pass a cap by up to N/4 of the
+ * headroom each last saw (a quarter of the cap at most); those hits reach Redis within one sync
+ * interval, and from then on every process that takes the key's hits answers from Redis's count.
  */
 export class BatchedRateStore implements Store {
   private readonly counters = new Map<string, Counter>();
+  /** Counters holding hits for the next flush (a list, not a scan of every key each 50 ms). */
+  private queue: Array<[string, Counter]> = [];
   private readonly flushMs: number;
   private readonly maxKeys: number;
   private windowMs = 60_000;
   private sha: Promise<RedisReply> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private flushing = false;
+  private sweptAt = Date.now();
 
   constructor(private readonly options: BatchedRateStoreOptions) {
     this.flushMs = options.flushMs ?? 50;
@@ -77,13 +103,10 @@ export class BatchedRateStore implements Store {
     const now = Date.now();
     const counter = this.counters.get(key);
     if (counter && counter.resetAt > now) {
-      if (counter.shared + counter.pending < this.options.localBudget(key)) {
+      if (countsLocally(counter.shared, counter.pending, this.options.cap(key))) {
         counter.pending += 1;
-        this.schedule();
-        return {
-          totalHits: counter.shared + counter.pending,
-          resetTime: new Date(counter.resetAt),
-        };
+        this.enqueue(key, counter);
+        return { totalHits: counter.shared + counter.pending, resetTime: counter.resetTime };
       }
       const hits = counter.pending + 1;
       counter.pending = 0;
@@ -92,6 +115,7 @@ export class BatchedRateStore implements Store {
       } catch (err) {
         // Not in Redis: still this process's, for the next try.
         counter.pending += hits - 1;
+        if (counter.pending > 0) this.enqueue(key, counter);
         throw err;
       }
     }
@@ -126,14 +150,15 @@ export class BatchedRateStore implements Store {
     if (this.flushing) return;
     this.flushing = true;
     const now = Date.now();
+    if (now - this.sweptAt >= this.windowMs) this.sweep(now);
+    const queued = this.queue;
+    this.queue = [];
     const writes: Array<Promise<void>> = [];
     try {
-      for (const [key, counter] of this.counters) {
-        if (counter.resetAt <= now) {
-          // Its window is over: the hits it held counted toward a window Redis has let go.
-          this.counters.delete(key);
-          continue;
-        }
+      for (const [key, counter] of queued) {
+        counter.queued = false;
+        // Reset, or its window is over: the hits it held counted toward a window Redis let go.
+        if (this.counters.get(key) !== counter || counter.resetAt <= now) continue;
         if (counter.pending === 0) continue;
         const hits = counter.pending;
         counter.pending = 0;
@@ -142,6 +167,7 @@ export class BatchedRateStore implements Store {
             (result) => void this.remember(key, result),
             () => {
               counter.pending += hits;
+              this.enqueue(key, counter);
             },
           ),
         );
@@ -158,27 +184,53 @@ export class BatchedRateStore implements Store {
     this.timer = undefined;
   }
 
-  private schedule(): void {
+  private enqueue(key: string, counter: Counter): void {
+    if (!counter.queued) {
+      counter.queued = true;
+      this.queue.push([key, counter]);
+    }
+    this.startTimer();
+  }
+
+  private startTimer(): void {
     if (this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
+      // Hits that failed to reach Redis wait for the next batch.
       void this.flush().then(() => {
-        if ([...this.counters.values()].some((c) => c.pending > 0)) this.schedule();
+        if (this.queue.length > 0) this.startTimer();
       });
     }, this.flushMs);
     this.timer.unref();
   }
 
+  /** Forgets keys whose window is over, so memory follows the keys seen in one window. */
+  private sweep(now: number): void {
+    this.sweptAt = now;
+    for (const [key, counter] of this.counters) {
+      if (counter.resetAt <= now) this.counters.delete(key);
+    }
+  }
+
   private remember(key: string, result: IncrementResponse): IncrementResponse {
-    const resetAt = result.resetTime?.getTime() ?? Date.now() + this.windowMs;
+    const now = Date.now();
+    const resetTime = result.resetTime ?? new Date(now + this.windowMs);
     const counter = this.counters.get(key);
     if (counter) {
       counter.shared = result.totalHits;
-      counter.resetAt = resetAt;
-      return { totalHits: counter.shared + counter.pending, resetTime: result.resetTime };
+      counter.resetAt = resetTime.getTime();
+      counter.resetTime = resetTime;
+      return { totalHits: counter.shared + counter.pending, resetTime };
     }
+    if (this.counters.size >= this.maxKeys && now - this.sweptAt >= this.flushMs) this.sweep(now);
     if (this.counters.size < this.maxKeys) {
-      this.counters.set(key, { shared: result.totalHits, pending: 0, resetAt });
+      this.counters.set(key, {
+        shared: result.totalHits,
+        pending: 0,
+        resetAt: resetTime.getTime(),
+        resetTime,
+        queued: false,
+      });
     }
     return result;
   }

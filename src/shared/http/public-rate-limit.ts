@@ -26,12 +26,12 @@ type CountedRequest = Request & { [COUNTED]?: Counted };
 /**
  * The per-address limit on every public route (issue 29, L3): Express middleware for the routes,
  * and `count` for the redirect fast path, which answers before Express routes anything. Both count
- * in the same Redis counter, with the same one-round-trip script (rate-limit-redis's).
+ * in one BatchedRateStore: mostly in the process, shared through rate-limit-redis's Redis key.
  */
 export interface PublicRateLimit {
   middleware: RequestHandler;
   /**
-   * Counts the request (one Redis round trip) and resolves to whether it is within the cap. An
+   * Counts the request (a Redis round trip only when the store must sync) and resolves to whether it is within the cap. An
    * over-cap request is marked, so the middleware refuses it without counting it again.
    */
   count(req: Request): Promise<boolean>;
@@ -61,7 +61,7 @@ export function createPublicRateLimit(
     redis: new RecoveringRedisStore({ prefix: options.prefix, sendCommand }),
     sendCommand,
     prefix: options.prefix,
-    localBudget: () => Math.floor(limit / 2),
+    cap: () => limit,
   });
   let failing = false;
   const fail = (err: unknown) => {

@@ -70,7 +70,7 @@ export function createRateLimiter(options: RateLimitOptions): ApiRateLimiter {
     redis: new RecoveringRedisStore({ prefix: options.prefix, sendCommand }),
     sendCommand,
     prefix: options.prefix,
-    localBudget: (key) => Math.floor((caps.get(key) ?? 0) / 2),
+    cap: (key) => caps.get(key) ?? 0,
   });
   const limiter = rateLimit({
     windowMs: options.windowMs,
