@@ -88,7 +88,8 @@ export function createPublicRateLimit(
           return counted;
         } catch (err) {
           fail(err);
-          return { totalHits: 0, resetTime: undefined };
+          // Counted as a first hit: within any cap, and a value express-rate-limit accepts.
+          return { totalHits: 1, resetTime: undefined };
         }
       },
     },
