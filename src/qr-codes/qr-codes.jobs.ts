@@ -1,5 +1,6 @@
 import { Queue, type JobsOptions } from 'bullmq';
-import { fairShare } from '../shared/infra/fair-share';
+import { fairShare, type FairShare } from '../shared/infra/fair-share';
+import { groupCommit } from '../shared/db/group-commit';
 import type { RedisClient } from '../shared/infra/redis-connections';
 import type { Logger } from '../shared/infra/logger';
 import type { RedisKeys } from '../shared/infra/redis-keys';
@@ -157,6 +158,36 @@ export interface QrRenderQueue {
 }
 
 /**
+ * Each job's priority: a user's n-th waiting render goes after everyone's (n-1)-th (issue 29,
+ * M7). One ranking call per owner in the group, its ranks handed out in the jobs' order.
+ */
+async function rankByOwner(
+  fair: FairShare,
+  jobs: QrRenderJob[],
+): Promise<Array<number | undefined>> {
+  // Counted by job id: queueing a version that is already queued counts it once.
+  const byOwner = new Map<number, number[]>();
+  jobs.forEach((job, i) => {
+    const owner = qrJobOwner(job);
+    if (owner === undefined) return;
+    const indexes = byOwner.get(owner) ?? [];
+    indexes.push(i);
+    byOwner.set(owner, indexes);
+  });
+  const priorities: Array<number | undefined> = jobs.map(() => undefined);
+  await Promise.all(
+    [...byOwner].map(async ([owner, indexes]) => {
+      const ranks = await fair.ranks(
+        owner,
+        indexes.map((index) => qrRenderJobId(jobs[index] as QrRenderJob)),
+      );
+      indexes.forEach((index, k) => (priorities[index] = ranks[k]));
+    }),
+  );
+  return priorities;
+}
+
+/**
  * The producer side. Give it the request-path connection (offline queue disabled), so that with
  * Redis down `enqueue` fails at once and the API answers 503 instead of hanging.
  */
@@ -179,15 +210,23 @@ export function createQrRenderQueue(options: {
   variants.on('error', (err) =>
     options.logger.warn({ err: err.message }, 'qr variant queue error'),
   );
+  // Only the priorities are used here: the in-flight cap is the worker's.
   const fair = qrFairShare(options.connection, options.keys);
+  // Renders asked for together (a burst of creates) are ranked per owner and added in one call.
+  const enqueue = groupCommit<QrRenderJob, true>(async (jobs) => {
+    const priorities = await rankByOwner(fair, jobs);
+    await queue.addBulk(
+      jobs.map((job, i) => ({
+        name: 'render',
+        data: job,
+        opts: { jobId: qrRenderJobId(job), priority: priorities[i] },
+      })),
+    );
+    return jobs.map(() => true);
+  });
   return {
     async enqueue(job) {
-      // A user's n-th waiting render goes after everyone's (n-1)-th (issue 29, M7).
-      // Counted by job id: queueing a version that is already queued counts it once.
-      const owner = qrJobOwner(job);
-      const jobId = qrRenderJobId(job);
-      const priority = owner === undefined ? undefined : (await fair.ranks(owner, [jobId]))[0];
-      await queue.add('render', job, { jobId, priority });
+      await enqueue(job);
     },
     async requestVariant(job) {
       const jobId = qrVariantJobId(job);

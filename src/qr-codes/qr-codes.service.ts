@@ -26,6 +26,7 @@ import { errorCorrectionOf, isStyled, marginOf, type QrStyle } from './design/st
 import { LogoError } from './logo/logo-errors';
 import { checkLogoAtOnce, type LogoOptions } from './logo/logo-source';
 import { isDuplicateKeyError } from '../shared/db/duplicate-key';
+import { groupCommit } from '../shared/db/group-commit';
 
 export interface QrServiceContext {
   publicUrl: string;
@@ -141,6 +142,39 @@ async function queueRender(ctx: QrCreateContext, qr: QrCodeRecord) {
   }
 }
 
+const asError = (err: unknown) => (err instanceof Error ? err : new Error(String(err)));
+
+/**
+ * The codes created together (a burst of requests) go to the database in one insert. If it fails
+ * (an alias taken), MongoDB has stored the others and the embedded engine none of them
+ * (docs/mongodb-compatibility.md): which are stored is read back, and the rest are inserted one
+ * by one, so each request gets its own answer (a duplicate alias to the one that drew it).
+ */
+const insertCode = groupCommit<QrCodeRecord, true>(async (codes) => {
+  try {
+    await QrCode.collection.insertMany(
+      codes.map((c) => ({ ...c })),
+      { ordered: false },
+    );
+    return codes.map(() => true);
+  } catch (err) {
+    if (codes.length === 1) return [asError(err)];
+  }
+  const stored = await QrCode.collection
+    .find<Pick<QrCodeRecord, 'id' | 'alias'>>({ id: { $in: codes.map((c) => c.id) } })
+    .toArray();
+  return Promise.all(
+    codes.map((code) =>
+      stored.some((s) => s.id === code.id && s.alias === code.alias)
+        ? true
+        : QrCode.collection.insertOne({ ...code }).then(
+            () => true as const,
+            (err: unknown) => asError(err),
+          ),
+    ),
+  );
+});
+
 /** Where an import puts a code: the alias it had (refused when taken unless renamed), its date. */
 export interface QrPlacement {
   alias?: string;
@@ -193,7 +227,7 @@ export async function createQr(
         updatedAt: now,
         renderedAt: null,
       };
-      await QrCode.collection.insertOne({ ...created });
+      await insertCode(created);
       await ctx.lookups.invalidate([alias]);
       // The first poll for the image then needs no read; queued after, so no render can end first.
       ctx.lookups.prime(alias, created);

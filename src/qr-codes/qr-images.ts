@@ -24,6 +24,33 @@ export function etagOf(bytes: Buffer): string {
   return `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
 }
 
+export type ImageDocument = StoredImage & {
+  qrId: number;
+  renderVersion: number;
+  format: StoredFormat;
+  createdAt: Date;
+};
+
+/** The documents that store one render's images. */
+export function imageDocuments(
+  qrId: number,
+  renderVersion: number,
+  images: Partial<Record<StoredFormat, Buffer>>,
+  createdAt: Date,
+): ImageDocument[] {
+  return (Object.entries(images) as Array<[StoredFormat, Buffer | undefined]>)
+    .filter((entry): entry is [StoredFormat, Buffer] => entry[1] !== undefined)
+    .map(([format, bytes]) => ({
+      qrId,
+      renderVersion,
+      format,
+      contentType: CONTENT_TYPES[format],
+      etag: etagOf(bytes),
+      bytes,
+      createdAt,
+    }));
+}
+
 /**
  * Writes both formats of one render. A version's content never changes and every render is proven
  * before it is written, so images a retried or duplicated job finds already stored are that
@@ -37,18 +64,7 @@ export async function saveImages(
   renderVersion: number,
   images: Partial<Record<StoredFormat, Buffer>>,
 ): Promise<Array<StoredImage & { format: StoredFormat }>> {
-  const createdAt = new Date();
-  const docs = (Object.entries(images) as Array<[StoredFormat, Buffer | undefined]>)
-    .filter((entry): entry is [StoredFormat, Buffer] => entry[1] !== undefined)
-    .map(([format, bytes]) => ({
-      qrId,
-      renderVersion,
-      format,
-      contentType: CONTENT_TYPES[format],
-      etag: etagOf(bytes),
-      bytes,
-      createdAt,
-    }));
+  const docs = imageDocuments(qrId, renderVersion, images, new Date());
   try {
     await QrImage.collection.insertMany(docs, { ordered: false });
   } catch (err) {

@@ -7,10 +7,11 @@ import {
   type QrRenderJob,
 } from '../../src/qr-codes/qr-codes.jobs';
 import { parseRgb, type Rgb } from '../../src/qr-codes/qr-colors';
-import { deleteImages, deleteImagesBefore, saveImages } from '../../src/qr-codes/qr-images';
+import { deleteImages, deleteImagesBefore } from '../../src/qr-codes/qr-images';
 import { LogoError } from '../../src/qr-codes/logo/logo-errors';
 import { loadLogo, type LogoOptions } from '../../src/qr-codes/logo/logo-source';
 import { RenderFailure, type RenderPool } from './render-pool';
+import { createRenderStore } from './render-store';
 import type { WebhookEvents } from '../../src/webhooks/webhooks.jobs';
 import type { Invalidator, Sharer } from '../../src/shared/cache/shared-cache';
 import { qrImageKey } from '../../src/qr-codes/qr-image-cache';
@@ -92,22 +93,20 @@ async function settleUnmarked(qrId: number, renderVersion: number) {
  * never overwrite a newer render, nor announce a version twice.
  */
 export function createQrRenderProcessor(deps: QrRenderProcessorDeps) {
+  // Renders ending together are stored and marked ready in shared writes.
+  const finish = createRenderStore();
   return async (job: Job<QrRenderJob>): Promise<QrRenderOutcome> => {
     const { qrId, renderVersion } = job.data;
     const qr = job.data.content ?? (await readContent(qrId, renderVersion));
     if (typeof qr === 'string') return qr;
     try {
       const { png, svg, logo } = await render(qr, deps);
-      const stored = await saveImages(
+      const { stored, marked } = await finish({
         qrId,
         renderVersion,
-        logo ? { png, svg, logo } : { png, svg },
-      );
-      const marked = await QrCode.collection.updateOne(
-        { id: qrId, renderVersion, status: 'pending' },
-        { $set: { status: 'ready', failureReason: null, renderedAt: new Date() } },
-      );
-      if (marked.matchedCount === 0) return await settleUnmarked(qrId, renderVersion);
+        images: logo ? { png, svg, logo } : { png, svg },
+      });
+      if (!marked) return await settleUnmarked(qrId, renderVersion);
       // Before the announcement, on the same connection: a request it wakes finds the image.
       await Promise.all(
         stored.map((image) =>
