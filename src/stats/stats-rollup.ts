@@ -76,6 +76,35 @@ export function labelsOf(visit: BucketVisit): Array<[Dimension, string]> {
   return labels;
 }
 
+type Groups = Map<string, { visit: BucketVisit; n: number }>;
+const hourGroupsMemo = new WeakMap<readonly BucketVisit[], Groups>();
+const hourLabelGroupsMemo = new WeakMap<readonly BucketVisit[], Groups>();
+
+function memoGrouped(
+  memo: WeakMap<readonly BucketVisit[], Groups>,
+  visits: readonly BucketVisit[],
+  keyOf: (visit: BucketVisit) => string | undefined,
+): Groups {
+  let groups = memo.get(visits);
+  if (!groups) {
+    groups = grouped(visits, keyOf);
+    memo.set(visits, groups);
+  }
+  return groups;
+}
+
+/**
+ * A bucket's visits by UTC hour and clicks or bots. Several rollups (the target's, its
+ * account's) count the same bucket: each visit is looked at once per bucket, not per rollup.
+ * A bucket's `visits` are never changed once built (a bucket less some visits is a new array).
+ */
+export const hourGroupsOf = (visits: readonly BucketVisit[]): Groups =>
+  memoGrouped(hourGroupsMemo, visits, (v) => `${hourMsOf(v)}${v.bot ? 'b' : 'c'}`);
+
+/** A bucket's people's visits by UTC hour and labels (bots left out), once per bucket as above. */
+export const hourLabelGroupsOf = (visits: readonly BucketVisit[]): Groups =>
+  memoGrouped(hourLabelGroupsMemo, visits, (v) => labelsKey(v, hourMsOf(v)));
+
 /** Which rollup document a bucket counts into: its own target's, or its owner's account's. */
 export type BucketTarget = (bucket: BucketDoc) => string | undefined;
 
@@ -104,7 +133,7 @@ export const hoursRollupOf =
     for (const bucket of buckets) {
       const target = targetOf(bucket);
       if (target === undefined) continue;
-      const groups = grouped(bucket.visits, (v) => `${hourMsOf(v)}${v.bot ? 'b' : 'c'}`);
+      const groups = hourGroupsOf(bucket.visits);
       for (const { visit, n } of groups.values()) {
         const hour = hourOf(visit.at.getTime());
         const filter = { target, hour, sketch: sketchName(target, hour) };
@@ -128,7 +157,7 @@ export const hourLabelsRollupOf =
     for (const bucket of buckets) {
       const target = targetOf(bucket);
       if (target === undefined) continue;
-      const groups = grouped(bucket.visits, (v) => labelsKey(v, hourMsOf(v)));
+      const groups = hourLabelGroupsOf(bucket.visits);
       for (const { visit, n } of groups.values()) {
         const hour = hourOf(visit.at.getTime());
         for (const [dim, label] of labelsOf(visit)) {

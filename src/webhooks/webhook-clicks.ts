@@ -17,28 +17,38 @@ export interface ClickSummary {
 }
 
 export function summariseClicks(buckets: readonly BucketDoc[]): ClickSummary[] {
-  const byTarget = new Map<string, ClickSummary>();
+  // Times compared as numbers and formatted once per target, not once per click.
+  const byTarget = new Map<string, ClickSummary & { firstMs: number; lastMs: number }>();
   for (const bucket of buckets) {
+    const key = `${bucket.kind}:${bucket.targetId}`;
     for (const v of bucket.visits) {
       if (v.bot) continue;
-      const key = `${bucket.kind}:${bucket.targetId}`;
-      const at = v.at.toISOString();
-      const s = byTarget.get(key) ?? {
-        type: bucket.kind,
-        id: bucket.targetId,
-        clicks: 0,
-        first: at,
-        last: at,
-        countries: {},
-      };
+      const at = v.at.getTime();
+      let s = byTarget.get(key);
+      if (!s) {
+        s = {
+          type: bucket.kind,
+          id: bucket.targetId,
+          clicks: 0,
+          first: '',
+          last: '',
+          countries: {},
+          firstMs: at,
+          lastMs: at,
+        };
+        byTarget.set(key, s);
+      }
       s.clicks += 1;
-      if (at < s.first) s.first = at;
-      if (at > s.last) s.last = at;
+      if (at < s.firstMs) s.firstMs = at;
+      if (at > s.lastMs) s.lastMs = at;
       s.countries[v.country] = (s.countries[v.country] ?? 0) + 1;
-      byTarget.set(key, s);
     }
   }
-  return [...byTarget.values()];
+  return [...byTarget.values()].map(({ firstMs, lastMs, ...s }) => ({
+    ...s,
+    first: new Date(firstMs).toISOString(),
+    last: new Date(lastMs).toISOString(),
+  }));
 }
 
 async function ownersOf(kind: VisitKind, ids: number[]): Promise<Map<number, number>> {
@@ -56,9 +66,10 @@ async function ownersOf(kind: VisitKind, ids: number[]): Promise<Map<number, num
 export function clicksWebhookHook(events: WebhookEvents, logger: Logger): VisitBatchHook {
   return async (buckets) => {
     try {
+      // Asked first: while nobody subscribes, a batch is not summarised click by click.
+      if (!(await events.subscribed('clicks'))) return;
       const summaries = summariseClicks(buckets);
       if (summaries.length === 0) return;
-      if (!(await events.subscribed('clicks'))) return;
       const idsOf = (kind: VisitKind) => summaries.filter((s) => s.type === kind).map((s) => s.id);
       const [links, qrs] = await Promise.all([
         ownersOf('link', idsOf('link')),
