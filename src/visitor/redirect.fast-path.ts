@@ -102,7 +102,7 @@ export function redirectFastPath(
       answer(req, res, target.id, location, path, started);
       return true;
     }
-    // One Redis round trip (the limiter's counting script) before the 302 (issue 29, L3).
+    // Counted before the 302 (issue 29, L3); mostly in the process, Redis near the cap.
     void limit.count(req).then((within) => {
       if (within) answer(req, res, target.id, location, path, started);
       else fallback();
