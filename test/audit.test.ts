@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import mongoose, { type mongo } from 'mongoose';
+import { appendAuditEntry } from '../src/audit/audit-append';
 import { AuditEntry } from '../src/audit/audit.model';
 import { startTestApp, type TestApp } from './support/app-harness';
 import { signedIn, createDashboardUser, TEST_PASSWORD } from './support/dashboard';
@@ -140,6 +142,50 @@ describe('audit log', () => {
       message: 'Forbidden: this key lacks the scope account:read',
       code: 'insufficient_scope',
     });
+  });
+
+  it('stores the entries of writes answered together with one insert, and a bad one loses no other (issue 28)', async () => {
+    const accountId = 900_000 + Math.floor(Math.random() * 99_999);
+    const entry = (i: number) => ({
+      at: new Date(),
+      expiresAt: new Date(Date.now() + 86_400_000),
+      accountId,
+      actorId: accountId,
+      keyId: null,
+      via: 'key' as const,
+      method: 'POST',
+      route: '/api/url/add',
+      type: 'link',
+      recordId: i,
+      changes: {},
+      ip: null,
+    });
+    const inserts: number[] = [];
+    const listener = (e: mongo.CommandStartedEvent) => {
+      if (e.commandName === 'insert' && e.command.insert === 'audit_log') {
+        inserts.push((e.command.documents as unknown[]).length);
+      }
+    };
+    const mongoClient = mongoose.connection.getClient();
+    mongoClient.on('commandStarted', listener);
+    try {
+      await Promise.all(Array.from({ length: 10 }, (_, i) => appendAuditEntry(entry(i))));
+      expect(inserts).to.deep.equal([10]);
+      // An entry the schema refuses fails alone; the others of its group are stored once.
+      const bad = { ...entry(10), via: 'carrier pigeon' as 'key' };
+      const outcomes = await Promise.allSettled([
+        appendAuditEntry(entry(11)),
+        appendAuditEntry(bad),
+        appendAuditEntry(entry(12)),
+      ]);
+      expect(outcomes.map((o) => o.status)).to.deep.equal(['fulfilled', 'rejected', 'fulfilled']);
+    } finally {
+      mongoClient.off('commandStarted', listener);
+    }
+    const stored = await AuditEntry.find({ accountId }).lean();
+    expect(stored.map((e) => e.recordId).sort((a, b) => Number(a) - Number(b))).to.deep.equal([
+      0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12,
+    ]);
   });
 
   it('keeps entries AUDIT_RETENTION_DAYS days, deleted by a TTL index', async () => {

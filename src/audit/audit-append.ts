@@ -1,6 +1,8 @@
 import type { Request } from 'express';
 import type { AppDeps } from '../deps';
-import { AuditEntry } from './audit.model';
+import { isOnlyDuplicateKeys } from '../shared/db/duplicate-key';
+import { groupCommit } from '../shared/db/group-commit';
+import { AuditEntry, type AuditEntryRecord } from './audit.model';
 
 const DAY_MS = 86_400_000;
 
@@ -12,6 +14,32 @@ export interface AuditEvent {
   type: string;
   changes?: Record<string, unknown>;
 }
+
+/**
+ * Appends one entry; the entries of writes answered together go out in one insert (a group
+ * commit: on the embedded engine an insert costs per call, and every API write appends one).
+ * When the shared insert fails, each entry is tried alone, so one bad entry loses no other.
+ */
+export const appendAuditEntry = groupCommit<AuditEntryRecord, true>(async (entries) => {
+  // Ids are drawn here, so an entry the shared insert stored is recognised when tried alone.
+  const docs = entries.map((entry) => new AuditEntry(entry).toObject());
+  try {
+    await AuditEntry.insertMany(docs, { ordered: false, throwOnValidationError: true });
+    return docs.map(() => true as const);
+  } catch {
+    return Promise.all(
+      docs.map((doc) =>
+        AuditEntry.create(doc).then(
+          () => true as const,
+          (err: unknown) => {
+            if (isOnlyDuplicateKeys(err)) return true as const;
+            return err instanceof Error ? err : new Error(String(err));
+          },
+        ),
+      ),
+    );
+  }
+});
 
 /**
  * Appends an event no write middleware sees (it happens before a session is open, such as a

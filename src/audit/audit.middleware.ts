@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { AppDeps } from '../deps';
 import { routeTemplateOf } from '../shared/http/endpoint';
-import { AuditEntry } from './audit.model';
+import { appendAuditEntry } from './audit-append';
 import { recordIdOf, recordTypeOf, summariseChanges } from './audit-summary';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -58,7 +58,7 @@ export function auditWrites(
         changes: summariseChanges(req.body),
         ip: req.ip ?? null,
       };
-      AuditEntry.create(entry).catch((err: unknown) =>
+      appendAuditEntry(entry).catch((err: unknown) =>
         deps.logger.error({ err, route }, 'could not append to the audit log'),
       );
     });
