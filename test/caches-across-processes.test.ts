@@ -91,13 +91,31 @@ describe('caches kept coherent across API processes', () => {
   it('short links: a flood of unknown aliases does not push a popular link out', async () => {
     const { apiKey } = await createTestUser();
     const link = await createLink(writer, apiKey, { url: 'https://example.com/popular' });
-    expect((await visit(reader, `/${link.alias}`)).status).to.equal(302);
-    const flood = Array.from({ length: 400 }, () => uniqueName('nope'));
-    for (let i = 0; i < flood.length; i += 20) {
-      const batch = flood.slice(i, i + 20).map((alias) => visit(reader, `/${alias}`));
-      for (const res of await Promise.all(batch)) expect(res.status).to.equal(404);
-    }
     const cache = linkCacheFor(reader.deps);
+    // A reconnection of the cache bus rightly forgets everything (see SharedCache); on a loaded
+    // machine one can fall in the flood, and then the flood is run again: what is under test is
+    // whether misses push a hit out, not whether a reconnect does.
+    const forgetAll = cache.forgetAll.bind(cache);
+    let forgotten = 0;
+    cache.forgetAll = () => {
+      forgotten += 1;
+      forgetAll();
+    };
+    let flood: string[] = [];
+    try {
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        const before = forgotten;
+        expect((await visit(reader, `/${link.alias}`)).status).to.equal(302);
+        flood = Array.from({ length: 400 }, () => uniqueName('nope'));
+        for (let i = 0; i < flood.length; i += 20) {
+          const batch = flood.slice(i, i + 20).map((alias) => visit(reader, `/${alias}`));
+          for (const res of await Promise.all(batch)) expect(res.status).to.equal(404);
+        }
+        if (forgotten === before) break;
+      }
+    } finally {
+      cache.forgetAll = forgetAll;
+    }
     expect(cache.peek(linkCacheKey(0, flood[0] as string))).to.equal(null);
     expect(cache.peek(linkCacheKey(0, link.alias))?.url).to.equal('https://example.com/popular');
   });
