@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { createLogger } from '../src/shared/infra/logger';
 import { startTestApp, type TestApp } from './support/app-harness';
+import { limiterCommands } from './support/limiter-commands';
 import { createLink, linkCacheLive, visit } from './support/links';
 import { createTestUser, uniqueName } from './support/users';
 
@@ -29,24 +30,6 @@ describe('public routes: per-address rate limit (PUBLIC_RATE_LIMIT)', () => {
     apps.push(app);
     await linkCacheLive(app);
     return app;
-  }
-
-  /** Counts the Redis commands that touch the public limiter's counters while `work` runs. */
-  async function limiterCommands(app: TestApp, work: () => Promise<void>): Promise<number> {
-    const redis = app.deps.redis;
-    const original = redis.call.bind(redis);
-    const prefix = app.deps.keys.publicRateLimit();
-    let count = 0;
-    redis.call = ((...args: Parameters<typeof original>) => {
-      if (args.some((a) => typeof a === 'string' && a.startsWith(prefix))) count += 1;
-      return original(...args);
-    }) as typeof redis.call;
-    try {
-      await work();
-    } finally {
-      redis.call = original;
-    }
-    return count;
   }
 
   const from = (address: string) => ({ headers: { 'x-forwarded-for': address } });

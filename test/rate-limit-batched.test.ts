@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { createLogger } from '../src/shared/infra/logger';
 import { startTestApp, type TestApp } from './support/app-harness';
+import { limiterCommands } from './support/limiter-commands';
 import { createLink, linkCacheLive, visit } from './support/links';
 import { createTestUser, uniqueName } from './support/users';
 
@@ -28,24 +29,6 @@ describe('public rate limit: batched counts shared through Redis', () => {
     return app;
   }
   const from = (address: string) => ({ headers: { 'x-forwarded-for': address } });
-
-  /** Counts the limiter's Redis commands while `work` runs. */
-  async function limiterCommands(app: TestApp, work: () => Promise<void>): Promise<number> {
-    const redis = app.deps.redis;
-    const original = redis.call.bind(redis);
-    const prefix = app.deps.keys.publicRateLimit();
-    let count = 0;
-    redis.call = ((...args: Parameters<typeof original>) => {
-      if (args.some((a) => typeof a === 'string' && a.startsWith(prefix))) count += 1;
-      return original(...args);
-    }) as typeof redis.call;
-    try {
-      await work();
-    } finally {
-      redis.call = original;
-    }
-    return count;
-  }
 
   it('lets two processes on one Redis together refuse past the cap, within the sync slack', async () => {
     const prefix = `${uniqueName('prb')}:`;
