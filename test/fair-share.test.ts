@@ -1,5 +1,4 @@
 import { createServer, type Server } from 'node:http';
-import { createServer as createNetServer, type Socket } from 'node:net';
 import { expect } from 'chai';
 import { Queue } from 'bullmq';
 import {
@@ -11,6 +10,7 @@ import { WEBHOOK_QUEUE, webhookFairShare } from '../src/webhooks/webhooks.jobs';
 import type { RedisClient } from '../src/shared/infra/redis-connections';
 import type { QrRenderWorker } from '../workers/qr-render/qr-render.worker';
 import { startTestApp, type TestApp } from './support/app-harness';
+import { startBlackHole } from './support/black-hole';
 import {
   servePng,
   solidLogo,
@@ -204,32 +204,6 @@ describe('fair share: two users flooding webhook deliveries and a third with one
   });
 });
 
-/** A local server that accepts connections and never answers; counts them. */
-async function startBlackHole(): Promise<{
-  url: string;
-  accepted: () => number;
-  close(): Promise<void>;
-}> {
-  const sockets = new Set<Socket>();
-  let accepted = 0;
-  const server = createNetServer((socket) => {
-    accepted += 1;
-    sockets.add(socket);
-    socket.on('error', () => undefined);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}`,
-    accepted: () => accepted,
-    close: async () => {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
 /**
  * Issue 29, M7: a user whose targets time out retries each delivery; a retry keeps its job's
  * rank, so it never goes before another user's new delivery of a lower rank.
@@ -267,7 +241,7 @@ describe("fair share: a flood's retries do not go before another user's delivery
     const a = await createTestUser();
     for (let i = 0; i < 10; i += 1) {
       const res = await client(app.url, a.apiKey).post('/api/webhook/add', {
-        url: `${hole.url}/a/${i}`,
+        url: `${hole.origin}/a/${i}`,
         events: ['link.created'],
       });
       expect(res.status, res.text).to.equal(200);

@@ -1,4 +1,3 @@
-import { createServer, type Server, type Socket } from 'node:net';
 import { expect } from 'chai';
 import {
   startWebhookWorker,
@@ -7,47 +6,12 @@ import {
 import { Webhook } from '../src/webhooks/webhook.model';
 import { startQrRenderWorker, type QrRenderWorker } from '../workers/qr-render/qr-render.worker';
 import { startTestApp, type TestApp } from './support/app-harness';
+import { startBlackHole } from './support/black-hole';
 import { waitForRender } from './support/qr';
 import { client } from './support/http';
 import { createLink, eventually } from './support/links';
 import { createTestUser, uniqueName } from './support/users';
 import { startReceiver, type Receiver } from './support/webhooks';
-
-/** A local server that accepts connections and never answers: every request to it hangs. */
-async function startBlackHole(): Promise<{
-  url: string;
-  accepted: () => number;
-  /** When each connection was accepted (Date.now()), in order. */
-  acceptedAt: () => number[];
-  /** The most connections open at once (a client gives up on one by closing it). */
-  maxOpen: () => number;
-  close(): Promise<void>;
-}> {
-  const sockets = new Set<Socket>();
-  let accepted = 0;
-  const acceptedAt: number[] = [];
-  let maxOpen = 0;
-  const server: Server = createServer((socket) => {
-    accepted += 1;
-    acceptedAt.push(Date.now());
-    sockets.add(socket);
-    maxOpen = Math.max(maxOpen, sockets.size);
-    socket.on('error', () => undefined);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}/hook`,
-    accepted: () => accepted,
-    acceptedAt: () => [...acceptedAt],
-    maxOpen: () => maxOpen,
-    close: async () => {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 /**
  * Issue 29, M7: one user's flood of deliveries to a black hole must not starve another user's
