@@ -121,6 +121,11 @@ describe('QR rendering', () => {
     });
     after(() => pool.close());
 
+    it('settles warm once its thread has done its warm-up renders, and renders after', async () => {
+      await pool.warm;
+      expect((await decodeImage((await pool.render(input)).png)).text).to.equal(input.payload);
+    });
+
     it('renders in a thread, byte for byte as in-process', async () => {
       const [threaded, local] = await Promise.all([pool.render(input), renderQr(input)]);
       expect(threaded.png.equals(local.png)).to.equal(true);

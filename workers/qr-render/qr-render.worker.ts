@@ -61,6 +61,8 @@ export interface QrRenderWorkerOptions {
 }
 
 export interface QrRenderWorker {
+  /** Settles once the render threads have done their warm-up renders (see render-thread.ts). */
+  readonly warm: Promise<void>;
   /** Re-queues renders of codes left pending (their job was never queued); returns how many. */
   sweep(): Promise<number>;
   /** False once closed or stopped by a fatal error (the health check). */
@@ -198,6 +200,7 @@ export function startQrRenderWorker(
   timer.unref();
 
   return {
+    warm: pool.warm,
     sweep,
     isRunning: () => worker.isRunning(),
     async close() {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { RenderInput, RenderOutput } from './render-qr';
-import type { RenderReply, RenderRequest, RenderWork } from './render-thread';
+import type { RenderReply, RenderRequest, RenderWork, ThreadMessage } from './render-thread';
 import type { VariantInput } from './render-variant';
 
 /** The render itself failed: the same input would fail again, so the job must not retry. */
@@ -16,6 +16,8 @@ export class RenderThreadLost extends Error {
 
 export interface RenderPool {
   readonly threads: number;
+  /** Settles once each thread started with the pool has done its warm-up renders (or is gone). */
+  readonly warm: Promise<void>;
   render(input: RenderInput): Promise<RenderOutput>;
   /** A variant of a ready code (another PNG size, PDF, EPS), on the same threads. */
   variant(input: VariantInput): Promise<Buffer>;
@@ -62,6 +64,8 @@ function spawnThread(): Worker {
 export function createRenderPool(threads: number, perThread = 1): RenderPool {
   const waiting: Task[] = [];
   const slots: Slot[] = [];
+  const warming: Promise<void>[] = [];
+  let started = false;
   let nextId = 1;
   let closed = false;
 
@@ -79,7 +83,16 @@ export function createRenderPool(threads: number, perThread = 1): RenderPool {
 
   const start = (): Slot => {
     const slot: Slot = { worker: spawnThread(), tasks: new Map() };
-    slot.worker.on('message', (reply: RenderReply) => {
+    let warmed = () => {};
+    const warm = new Promise<void>((resolve) => (warmed = resolve));
+    // A thread started later (after a crash) warms up too, but nothing waits for it.
+    if (!started) warming.push(warm);
+    slot.worker.on('message', (message: ThreadMessage) => {
+      if ('warm' in message) {
+        warmed();
+        return;
+      }
+      const reply = message;
       const task = slot.tasks.get(reply.id);
       if (!task) return;
       slot.tasks.delete(reply.id);
@@ -91,6 +104,7 @@ export function createRenderPool(threads: number, perThread = 1): RenderPool {
       dispatch();
     });
     const lost = (reason: string) => {
+      warmed();
       for (const task of slot.tasks.values()) {
         task.reject(new RenderThreadLost(`render thread ${reason}`));
       }
@@ -110,6 +124,8 @@ export function createRenderPool(threads: number, perThread = 1): RenderPool {
   };
 
   for (let i = 0; i < threads; i += 1) slots.push(start());
+  started = true;
+  const warm = Promise.all(warming).then(() => undefined);
 
   const run = (request: RenderWork): Promise<Work> => {
     if (closed) return Promise.reject(new RenderThreadLost('render pool is closed'));
@@ -121,6 +137,7 @@ export function createRenderPool(threads: number, perThread = 1): RenderPool {
 
   return {
     threads,
+    warm,
     async render(input) {
       const reply = await run({ kind: 'render', input });
       if (reply.kind !== 'render') throw new Error('render thread answered another request');

@@ -32,22 +32,38 @@ export type RenderReply =
   | { id: number; ok: true; kind: 'variant'; bytes: Uint8Array }
   | { id: number; ok: false; name: string; message: string };
 
+/** What a thread posts: a reply, or once, when its warm-up renders are done, that it is warm. */
+export type ThreadMessage = RenderReply | { warm: true };
+
 /**
- * A render of the usual kind (a link, 512 px, plain, its proof decoded), made as the thread
- * starts: the first codes after a start no longer wait for V8 to compile the encoder, the
- * rasteriser and the decoder (issue 28: the first batch ran at two thirds of the later ones).
+ * Renders of the usual kind (a link, 512 px, plain, its proof decoded), made as the thread starts,
+ * before it takes any request. One render only compiles the encoder, the rasteriser and the
+ * decoder; V8 optimises them after a few dozen (measured in a fresh process: about 40 ms CPU for
+ * the first render, 10 to 25 ms for the next dozen, 1.3 ms from about the thirtieth on), so the
+ * first batch after a start paid about 200 ms of compilation on each thread (issue 28: 3.3 ms a
+ * code of a cold batch of 60 on one core). Thirty renders cost about 210 ms of CPU once per
+ * thread (the single one before them: 40 ms), off the worker's event loop; the worker reports
+ * itself started once they are done (`RenderPool.warm`).
  */
-const WARM_UP: RenderInput = {
-  payload: 'https://linkqr.invalid/warm-up',
-  size: 512,
-  foreground: { r: 0, g: 0, b: 0 },
-  background: { r: 255, g: 255, b: 255 },
-  verify: true,
-};
-const warm = renderQr(WARM_UP).then(
+const WARM_UP_RENDERS = 30;
+
+async function warmUp(): Promise<void> {
+  for (let i = 0; i < WARM_UP_RENDERS; i += 1) {
+    // Payloads of a dynamic code's length, each different, so the mask choice varies as it will.
+    await renderQr({
+      payload: `https://linkqr.invalid/s/warm${String(i).padStart(4, '0')}`,
+      size: 512,
+      foreground: { r: 0, g: 0, b: 0 },
+      background: { r: 255, g: 255, b: 255 },
+      verify: true,
+    });
+  }
+}
+const warm = warmUp().then(
   () => undefined,
   () => undefined,
 );
+void warm.then(() => parentPort?.postMessage({ warm: true } satisfies ThreadMessage));
 
 function work(request: RenderRequest): Promise<RenderReply> {
   const { id } = request;
