@@ -9,6 +9,7 @@ import {
   waitForRedis,
 } from './shared/infra/redis-connections';
 import { RedisKeys } from './shared/infra/redis-keys';
+import { workerReady } from './shared/infra/launcher-signals';
 import { onShutdown } from './shared/infra/shutdown';
 import { createImportQueue } from './imports/imports.jobs';
 import { createQrRenderQueue } from './qr-codes/qr-codes.jobs';
@@ -20,6 +21,7 @@ import { reportWebhookKey } from './webhooks/webhook-key-check';
 
 /** The API process: config -> connections -> app -> listen -> graceful shutdown. */
 export async function main(): Promise<void> {
+  const worker = workerReady();
   const { config, secrets } = loadProcessConfig(process.env);
   const logger = createLogger(
     config.logLevel,
@@ -74,6 +76,8 @@ export async function main(): Promise<void> {
     webhooks,
     sessionSecret,
   });
+  // Under `npm start`: listening (and so /readyz) waits until the worker's render threads are warm.
+  await worker;
   const server = await listen(app, config.port);
   logger.info({ port: server.port, publicUrl: config.publicUrl }, 'linkqr API listening');
   // Under `npm start`, the launcher greets the newcomer once the API answers.

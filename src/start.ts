@@ -4,6 +4,7 @@ import path from 'node:path';
 import { loadConfig } from './config';
 import { removeEmbeddedUri, writeEmbeddedUri } from './shared/infra/embedded-uri-file';
 import { forkExecArgv } from './shared/infra/heap-growth';
+import { LISTEN_AFTER_WORKER, relayWorkerReady } from './shared/infra/launcher-signals';
 import { connectMongo, disconnectMongo } from './shared/infra/mongo';
 import { migrate } from './cli/migrate.cli';
 import { createLogger, resolveLogFormat } from './shared/infra/logger';
@@ -59,8 +60,10 @@ async function start(): Promise<void> {
 
   const ext = path.extname(__filename);
   const execArgv = forkExecArgv(process.execArgv);
-  const api = fork(path.join(__dirname, `main${ext}`), [], { env, execArgv });
+  // Both start at once; the API listens once the worker says its render threads are warm.
+  const api = fork(path.join(__dirname, `main${ext}`), [LISTEN_AFTER_WORKER], { env, execArgv });
   const worker = fork(path.join(__dirname, '..', 'workers', `main${ext}`), [], { env, execArgv });
+  relayWorkerReady(worker, api);
   api.once('message', () =>
     announceStart(facts, format, (fields, msg) => logger.info(fields, msg)),
   );

@@ -4,6 +4,7 @@ import { createLogger, resolveLogFormat } from '../src/shared/infra/logger';
 import { loadProcessConfig, logRuntimeSecrets } from '../src/shared/infra/process-config';
 import { closeRedisClient, createRedisClient } from '../src/shared/infra/redis-connections';
 import { RedisKeys } from '../src/shared/infra/redis-keys';
+import { WORKER_READY } from '../src/shared/infra/launcher-signals';
 import { onShutdown } from '../src/shared/infra/shutdown';
 import { userDeletionContextFor } from '../src/users/user-deletion';
 import { VisitDrainer } from '../src/visits/visit-drainer';
@@ -99,7 +100,6 @@ async function main(): Promise<void> {
     redis: probe,
     rendering: () => qrWorker.isRunning(),
   });
-  logger.info({ port: server.port }, 'linkqr worker started');
   onShutdown(logger, config.shutdownTimeoutMs, [
     () => server.close(),
     () => qrWorker.close(),
@@ -116,6 +116,10 @@ async function main(): Promise<void> {
     () => closeRedisClient(redis),
     () => database.close(),
   ]);
+  // The render threads warm up while the rest starts; under `npm start` the API listens after.
+  await qrWorker.warm;
+  logger.info({ port: server.port }, 'linkqr worker started');
+  process.send?.(WORKER_READY);
 }
 
 main().catch((err: unknown) => {
