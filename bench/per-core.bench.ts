@@ -306,8 +306,11 @@ async function main(): Promise<void> {
         linkqr: QR_BATCH / (Math.max(...batch.servedMs) / 1000),
         baseline: await baselineQr(baseUrl, QR_BATCH, apiUrl),
       };
+      const parts = (Object.keys(after) as Role[])
+        .map((role) => `${role} ${fmt((after[role] - before[role]) / QR_BATCH, 1)}`)
+        .join(', ');
       console.log(
-        `cold QR batch: CPU on core 0 ${fmt((totalOf(after) - totalOf(before)) / QR_BATCH, 1)} ms per code`,
+        `cold QR batch: CPU on core 0 ${fmt((totalOf(after) - totalOf(before)) / QR_BATCH, 1)} ms per code (${parts})`,
       );
     }
     const link = await call<{ id: number; shorturl: string }>(api, 'POST', '/api/url/add', {
