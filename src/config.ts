@@ -68,6 +68,8 @@ export interface Config {
   readonly logoDir: string;
   readonly logoAllowPrivate: boolean;
   readonly qrConcurrency: number;
+  /** Renders each render thread makes as it starts, so V8 has optimised the path (issue 28). */
+  readonly qrWarmUpRenders: number;
   /** How long a request for an image still rendering is held for the render to end. */
   readonly qrImageWaitMs: number;
   /** Where `npm start` keeps the local mongod's data and leaves its address for the CLI. */
@@ -222,6 +224,7 @@ const schema = Joi.object({
   LOGO_DIR: Joi.string().default('./data/logos'),
   LOGO_ALLOW_PRIVATE: Joi.string().valid('0', '1', 'true', 'false').default('0'),
   QR_CONCURRENCY: Joi.number().integer().min(1).max(64).default(4),
+  QR_WARM_UP_RENDERS: Joi.number().integer().min(0).max(1_000).empty('').default(30),
   QR_IMAGE_WAIT_MS: Joi.number().integer().min(0).max(30_000).empty('').default(5_000),
   RUNTIME_DIR: Joi.string().default('./data'),
   CORS_ORIGINS: Joi.string().allow('').default(''),
@@ -356,6 +359,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       LOGO_DIR: string;
       LOGO_ALLOW_PRIVATE: string;
       QR_CONCURRENCY: number;
+      QR_WARM_UP_RENDERS: number;
       QR_IMAGE_WAIT_MS: number;
       RUNTIME_DIR: string;
       CORS_ORIGINS: string;
@@ -432,6 +436,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logoDir: v.LOGO_DIR,
     logoAllowPrivate: v.LOGO_ALLOW_PRIVATE === '1' || v.LOGO_ALLOW_PRIVATE === 'true',
     qrConcurrency: v.QR_CONCURRENCY,
+    qrWarmUpRenders: v.QR_WARM_UP_RENDERS,
     qrImageWaitMs: v.QR_IMAGE_WAIT_MS,
     runtimeDir: v.RUNTIME_DIR,
     corsOrigins: Object.freeze(parseCorsOrigins(v.CORS_ORIGINS)),

@@ -151,7 +151,7 @@ export function startQrRenderWorker(
     logger.warn({ err: err.message }, 'qr worker redis error'),
   );
   const concurrency = options.concurrency ?? config.qrConcurrency;
-  const pool = createRenderPool(...renderThreads(concurrency));
+  const pool = createRenderPool(...renderThreads(concurrency), config.qrWarmUpRenders);
   const images = qrImageCacheFor({ redis: connection, keys, logger });
   const processor = createQrRenderProcessor({
     pool,

@@ -1,7 +1,13 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { RenderInput, RenderOutput } from './render-qr';
-import type { RenderReply, RenderRequest, RenderWork, ThreadMessage } from './render-thread';
+import type {
+  RenderReply,
+  RenderRequest,
+  RenderThreadData,
+  RenderWork,
+  ThreadMessage,
+} from './render-thread';
 import type { VariantInput } from './render-variant';
 
 /** The render itself failed: the same input would fail again, so the job must not retry. */
@@ -46,12 +52,13 @@ interface Slot {
  * Under tsx (tests, `npm run dev`) the thread must register the TypeScript loader itself;
  * the built worker runs the compiled `.js` file directly.
  */
-function spawnThread(): Worker {
+function spawnThread(workerData: RenderThreadData): Worker {
   const ext = path.extname(__filename);
   const entry = path.join(__dirname, `render-thread${ext}`);
-  if (ext !== '.ts') return new Worker(entry);
+  if (ext !== '.ts') return new Worker(entry, { workerData });
   return new Worker(`require('tsx/cjs/api').register(); require(${JSON.stringify(entry)});`, {
     eval: true,
+    workerData,
   });
 }
 
@@ -61,7 +68,12 @@ function spawnThread(): Worker {
  * libuv's threads, so a thread with two renders in hand fills one's waits with the other's work
  * (measured on 2 cores: the pool's CPU use rose from 1.5 to 1.7 cores, renders/s by about 25 %).
  */
-export function createRenderPool(threads: number, perThread = 1): RenderPool {
+export function createRenderPool(
+  threads: number,
+  perThread = 1,
+  /** Renders each thread makes as it starts (see render-thread.ts); QR_WARM_UP_RENDERS. */
+  warmUpRenders = 30,
+): RenderPool {
   const waiting: Task[] = [];
   const slots: Slot[] = [];
   const warming: Promise<void>[] = [];
@@ -82,7 +94,7 @@ export function createRenderPool(threads: number, perThread = 1): RenderPool {
   };
 
   const start = (): Slot => {
-    const slot: Slot = { worker: spawnThread(), tasks: new Map() };
+    const slot: Slot = { worker: spawnThread({ warmUpRenders }), tasks: new Map() };
     let warmed = () => {};
     const warm = new Promise<void>((resolve) => (warmed = resolve));
     // A thread started later (after a crash) warms up too, but nothing waits for it.

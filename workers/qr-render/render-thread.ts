@@ -1,4 +1,4 @@
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { renderQr, type RenderInput } from './render-qr';
 import type { VariantInput } from './render-variant';
 
@@ -36,34 +36,49 @@ export type RenderReply =
 export type ThreadMessage = RenderReply | { warm: true };
 
 /**
- * Renders of the usual kind (a link, 512 px, plain, its proof decoded), made as the thread starts,
- * before it takes any request. One render only compiles the encoder, the rasteriser and the
- * decoder; V8 optimises them after a few dozen (measured in a fresh process: about 40 ms CPU for
- * the first render, 10 to 25 ms for the next dozen, 1.3 ms from about the thirtieth on), so the
- * first batch after a start paid about 200 ms of compilation on each thread (issue 28: 3.3 ms a
- * code of a cold batch of 60 on one core). Thirty renders cost about 210 ms of CPU once per
- * thread (the single one before them: 40 ms), off the worker's event loop; the worker reports
- * itself started once they are done (`RenderPool.warm`).
+ * Renders of the usual kind (a link, 512 px, plain, its proof decoded), made as the thread starts.
+ * One render only compiles the encoder, the rasteriser and the decoder; V8 optimises them after a
+ * few dozen (measured in a fresh process: about 40 ms CPU for the first render, 10 to 25 ms for
+ * the next dozen, 1.3 ms from about the thirtieth on), so the first batch after a start paid about
+ * 200 ms of compilation on each thread (issue 28: 3.3 ms a code of a cold batch of 60 on one
+ * core). Thirty renders (QR_WARM_UP_RENDERS) cost about 210 ms of CPU once per thread (the single one before them:
+ * 40 ms), off the worker's event loop; the worker reports itself started once they are done
+ * (`RenderPool.warm`), and under `npm start` the API listens only then.
  */
-const WARM_UP_RENDERS = 30;
+export interface RenderThreadData {
+  warmUpRenders: number;
+}
+const { warmUpRenders } = (workerData as RenderThreadData | null) ?? { warmUpRenders: 30 };
+
+/** Requests being worked on; the warm-up renders only while there are none. */
+let inFlight = 0;
+let resumeWarmUp: (() => void) | undefined;
+/** The warm-up render under way: a request that arrives meanwhile starts after it. */
+let warmUpRender: Promise<unknown> = Promise.resolve();
 
 async function warmUp(): Promise<void> {
-  for (let i = 0; i < WARM_UP_RENDERS; i += 1) {
+  for (let i = 0; i < warmUpRenders; i += 1) {
+    while (inFlight > 0) await new Promise<void>((resume) => (resumeWarmUp = resume));
     // Payloads of a dynamic code's length, each different, so the mask choice varies as it will.
-    await renderQr({
+    warmUpRender = renderQr({
       payload: `https://linkqr.invalid/s/warm${String(i).padStart(4, '0')}`,
       size: 512,
       foreground: { r: 0, g: 0, b: 0 },
       background: { r: 255, g: 255, b: 255 },
       verify: true,
-    });
+    }).catch(() => undefined);
+    await warmUpRender;
   }
 }
-const warm = warmUp().then(
-  () => undefined,
-  () => undefined,
-);
-void warm.then(() => parentPort?.postMessage({ warm: true } satisfies ThreadMessage));
+void warmUp().then(() => parentPort?.postMessage({ warm: true } satisfies ThreadMessage));
+
+function settled(): void {
+  inFlight -= 1;
+  if (inFlight > 0 || !resumeWarmUp) return;
+  const resume = resumeWarmUp;
+  resumeWarmUp = undefined;
+  resume();
+}
 
 function work(request: RenderRequest): Promise<RenderReply> {
   const { id } = request;
@@ -82,9 +97,13 @@ function work(request: RenderRequest): Promise<RenderReply> {
   }));
 }
 
-/** One render pool thread: renders its requests off the event loop that talks to Redis. */
+/**
+ * One render pool thread: renders its requests off the event loop that talks to Redis; a request
+ * comes before the warm-up renders left (a worker restarted under load is not held up by them).
+ */
 parentPort?.on('message', (request: RenderRequest) => {
-  warm
+  inFlight += 1;
+  warmUpRender
     .then(() => work(request))
     .then(
       (reply) => parentPort?.postMessage(reply),
@@ -98,5 +117,6 @@ parentPort?.on('message', (request: RenderRequest) => {
         };
         parentPort?.postMessage(reply);
       },
-    );
+    )
+    .finally(settled);
 });
