@@ -32,8 +32,15 @@ export class ClickLimits {
     return this.keys.key('links', linkId, 'limit-clicks');
   }
 
-  /** True when the click is within the limit (and counted), false when the link has run out. */
+  /**
+   * True when the click is within the limit (and counted), false when the link has run out.
+   * A link whose stored clicks already reach its limit is used up whatever the counter says, so
+   * it is answered without Redis, and stays expired while Redis is unreachable; a link with room
+   * left cannot be counted then, and the call fails (the visitor gets the 503 page: see the
+   * README's Click limits for why).
+   */
   async take(linkId: number, limit: ClickLimitOf): Promise<boolean> {
+    if (limit.stored >= limit.max) return false;
     const taken = await this.redis.eval(
       TAKE,
       1,
