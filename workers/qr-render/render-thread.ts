@@ -41,9 +41,10 @@ export type ThreadMessage = RenderReply | { warm: true };
  * few dozen (measured in a fresh process: about 40 ms CPU for the first render, 10 to 25 ms for
  * the next dozen, 1.3 ms from about the thirtieth on), so the first batch after a start paid about
  * 200 ms of compilation on each thread (issue 28: 3.3 ms a code of a cold batch of 60 on one
- * core). Thirty renders (QR_WARM_UP_RENDERS) cost about 210 ms of CPU once per thread (the single one before them:
- * 40 ms), off the worker's event loop; the worker reports itself started once they are done
- * (`RenderPool.warm`), and under `npm start` the API listens only then.
+ * core). Thirty renders (QR_WARM_UP_RENDERS) cost about 210 ms of CPU once per thread (the single
+ * one before them: 40 ms), off the worker's event loop, and a request arriving meanwhile goes
+ * first; the worker reports itself started once they are done (`RenderPool.warm`), and under
+ * `npm start` the API listens only then.
  */
 export interface RenderThreadData {
   warmUpRenders: number;
