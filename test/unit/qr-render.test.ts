@@ -126,6 +126,12 @@ describe('QR rendering', () => {
       expect((await decodeImage((await pool.render(input)).png)).text).to.equal(input.payload);
     });
 
+    it('settles warm when closed before its threads have warmed up', async () => {
+      const closing = createRenderPool(1, 1, 1000);
+      await closing.close();
+      await closing.warm;
+    });
+
     it('renders in a thread, byte for byte as in-process', async () => {
       const [threaded, local] = await Promise.all([pool.render(input), renderQr(input)]);
       expect(threaded.png.equals(local.png)).to.equal(true);

@@ -46,6 +46,8 @@ interface Task {
 interface Slot {
   worker: Worker;
   tasks: Map<number, Task>;
+  /** Settles this thread's part of `RenderPool.warm`. */
+  warmed(): void;
 }
 
 /**
@@ -94,9 +96,9 @@ export function createRenderPool(
   };
 
   const start = (): Slot => {
-    const slot: Slot = { worker: spawnThread({ warmUpRenders }), tasks: new Map() };
     let warmed = () => {};
     const warm = new Promise<void>((resolve) => (warmed = resolve));
+    const slot: Slot = { worker: spawnThread({ warmUpRenders }), tasks: new Map(), warmed };
     // A thread started later (after a crash) warms up too, but nothing waits for it.
     if (!started) warming.push(warm);
     slot.worker.on('message', (message: ThreadMessage) => {
@@ -169,6 +171,8 @@ export function createRenderPool(
       for (const task of waiting.splice(0)) task.reject(new RenderThreadLost('render pool closed'));
       const all = slots.splice(0);
       for (const slot of all) {
+        // Closed while warming up: whoever waits for the warm-up stops waiting.
+        slot.warmed();
         for (const task of slot.tasks.values())
           task.reject(new RenderThreadLost('render pool closed'));
       }
