@@ -9,7 +9,7 @@ import { createBio } from './support/bio';
 import { client, request } from './support/http';
 import { finishedImport, startTestImportWorker, uploadImport } from './support/imports';
 import { imagePath, startQrWorker, waitForRender } from './support/qr';
-import { createLink, visit } from './support/links';
+import { createLink, eventually, visit } from './support/links';
 import {
   canExplain,
   captureQueries,
@@ -103,6 +103,15 @@ describe('query plans: no request path scans a collection (issue 22)', () => {
         expect(res.status, `${path}: ${res.text}`).to.be.below(400);
       }
       await api.put(`/api/url/${link.id}/update`, { title: 'renamed' });
+      // The audit log, and a page after an entry (entries are stored a moment after the write).
+      let entries: Array<{ id: string }> = [];
+      await eventually(async () => {
+        const res = await api.get<{ data: { entries: Array<{ id: string }> } }>('/api/audit');
+        entries = res.body.data.entries;
+        return entries.length > 1;
+      }, 'audit entries');
+      const deeper = await api.get(`/api/audit?limit=1&type=link&after=${entries[0]?.id}`);
+      expect(deeper.status, deeper.text).to.equal(200);
       await visit(app, `/r/${slug}`);
       await visit(app, `/r/${slug}`);
       await visit(app, '/no-such-alias');
