@@ -22,6 +22,7 @@ import type { Logger } from '../../src/shared/infra/logger';
 import { User } from '../../src/users/user.model';
 import type { WebhookServiceContext } from '../../src/webhooks/webhooks.service';
 import type { SourceHttpOptions } from './source-http';
+import { checkedLinkFields } from './link-fields';
 import { importDomains, type DomainImportContext } from './portable-domains';
 import { importQrCodes } from './portable-qr';
 import { importRecords, resolveLinkRefs } from './portable-records';
@@ -163,9 +164,20 @@ async function importBatch(
     sourceId: { $in: links.map((l) => l.sourceId) },
   }).lean();
   const done = new Set(seen.map((s) => s.sourceId));
-  const fresh = links.filter((l) => !done.has(l.sourceId));
-  await resolveLinkRefs(job.userId, origin, fresh);
-  report.skipped += links.length - fresh.length;
+  const unseen = links.filter((l) => !done.has(l.sourceId));
+  await resolveLinkRefs(job.userId, origin, unseen);
+  report.skipped += links.length - unseen.length;
+  // Fields a source sets beyond the URL are stored only as url/add would store them.
+  const fresh: LinkItem[] = [];
+  for (const item of unseen) {
+    const fields = item.fields && (await checkedLinkFields(job.userId, item.fields));
+    if (fields instanceof AppError) {
+      report.failed += 1;
+      report.note(item.sourceId, fields.message);
+      continue;
+    }
+    fresh.push(fields ? { ...item, fields } : item);
+  }
   // Counted and stored holding the user's slot, so API creates running meanwhile cannot pass
   // the same count (the API's plan-limited routes take the same slot).
   const { allowed, made } = await withPlanSlot(
