@@ -23,6 +23,7 @@ import { User } from '../../src/users/user.model';
 import type { WebhookServiceContext } from '../../src/webhooks/webhooks.service';
 import type { SourceHttpOptions } from './source-http';
 import { checkedLinkFields } from './link-fields';
+import { importBioPages } from './portable-bio';
 import { importDomains, type DomainImportContext } from './portable-domains';
 import { importQrCodes } from './portable-qr';
 import { importRecords, resolveLinkRefs } from './portable-records';
@@ -133,6 +134,7 @@ async function importBatch(
   const isQr = (r: RecordItem) => r.type === 'qr';
   const isWebhook = (r: RecordItem) => r.type === 'webhook';
   const isDomain = (r: RecordItem) => r.type === 'domain';
+  const isBio = (r: RecordItem) => r.type === 'bio';
   await importDomains(records.filter(isDomain), {
     ...deps.domains,
     user: ctx.user,
@@ -144,9 +146,17 @@ async function importBatch(
   await importRecords(
     job.userId,
     origin,
-    records.filter((r) => !isAssignment(r) && !isQr(r) && !isWebhook(r) && !isDomain(r)),
+    records.filter(
+      (r) => !isAssignment(r) && !isQr(r) && !isWebhook(r) && !isDomain(r) && !isBio(r),
+    ),
     report,
   );
+  await importBioPages(records.filter(isBio), {
+    userId: job.userId,
+    origin,
+    rename: job.onConflict === 'rename',
+    report,
+  });
   for (const item of batch) {
     if (item.kind === 'record') continue;
     if (item.kind === 'bad') {
