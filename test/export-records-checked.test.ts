@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { Bio } from '../src/bio/bio.model';
 import { Campaign } from '../src/campaigns/campaign.model';
 import { Channel } from '../src/channels/channel.model';
 import { Link } from '../src/links/link.model';
@@ -196,5 +197,52 @@ describe('portable export: records checked as their create routes check them', f
     });
     expect(stored[0]?.searchKeys).to.not.include('someone-else');
     expect(stored[0]).to.not.have.property('evil');
+  });
+
+  it('imports a bio page as bio/add would: a taken alias skipped (or renamed with onConflict rename), a bad link refused', async () => {
+    const owner = await createTestUser();
+    const taken = uniqueName('bt');
+    const made = await client(app.url, owner.apiKey).post('/api/bio/add', {
+      name: 'Theirs',
+      alias: taken,
+    });
+    expect(made.status, made.text).to.equal(200);
+    const links = [{ title: 'Shop', url: 'https://example.com/shop', clicks: 5 }];
+    const pages = [
+      { type: 'bio', data: { id: 1, name: 'Mine', alias: taken, links } },
+      {
+        type: 'bio',
+        data: { id: 2, name: 'Bad', links: [{ title: 'x', url: 'javascript:alert(1)' }] },
+      },
+    ];
+    const text = [HEADER, ...pages].map((l) => JSON.stringify(l)).join('\n');
+
+    const skipper = await createTestUser();
+    const skipped = await finishedImport(
+      app,
+      skipper.apiKey,
+      (await uploadImport(app, skipper.apiKey, text, { source: 'linkqr' })).body.id,
+    );
+    expect(skipped).to.deep.include({ status: 'done', imported: 0, skipped: 1, failed: 1 });
+    expect(skipped.errors).to.deep.equal([
+      { item: 'bio 1', message: `alias ${taken} is already taken: skipped` },
+      { item: 'bio 2', message: 'links[0].url must be an http or https URL' },
+    ]);
+
+    const renamer = await createTestUser();
+    const renamed = await finishedImport(
+      app,
+      renamer.apiKey,
+      (await uploadImport(app, renamer.apiKey, text, { source: 'linkqr', onConflict: 'rename' }))
+        .body.id,
+    );
+    expect(renamed).to.deep.include({ status: 'done', imported: 1, failed: 1 });
+    const page = await Bio.findOne({ userId: renamer.user.id }).lean();
+    expect(page?.alias).to.not.equal(taken);
+    expect(page?.links).to.deep.equal([{ title: 'Shop', url: 'https://example.com/shop' }]);
+    expect(renamed.errors[0]).to.deep.equal({
+      item: 'bio 1',
+      message: `alias ${taken} was taken: imported as ${page?.alias}`,
+    });
   });
 });
