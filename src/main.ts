@@ -13,6 +13,7 @@ import { onShutdown } from './shared/infra/shutdown';
 import { createImportQueue } from './imports/imports.jobs';
 import { createQrRenderQueue } from './qr-codes/qr-codes.jobs';
 import { listen } from './server';
+import { recordVisitPartitions } from './visits/visit-partitions';
 import { createVisits } from './visits/visit-recorder';
 import { loadVisitorSalt } from './visits/visit-salt';
 import { createWebhookEvents } from './webhooks/webhooks.jobs';
@@ -35,6 +36,12 @@ export async function main(): Promise<void> {
   await waitForRedis(redis);
 
   const keys = new RedisKeys(config.redisPrefix);
+  // A mismatch is logged as an error there; the API still starts (its clicks are drained by a
+  // worker that widens to the recorded count).
+  await recordVisitPartitions({ redis, keys, logger }, config.visitStreamPartitions, 'api').catch(
+    (err: unknown) =>
+      logger.warn({ err: (err as Error).message }, 'VISIT_STREAM_PARTITIONS not compared'),
+  );
   const salt = await loadVisitorSalt(config.visitorSalt);
   const visits = createVisits({
     redis,

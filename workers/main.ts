@@ -7,6 +7,7 @@ import { RedisKeys } from '../src/shared/infra/redis-keys';
 import { onShutdown } from '../src/shared/infra/shutdown';
 import { userDeletionContextFor } from '../src/users/user-deletion';
 import { VisitDrainer } from '../src/visits/visit-drainer';
+import { keepVisitPartitions } from '../src/visits/visit-partitions';
 import { deleteVisits } from '../src/visits/visits.service';
 import { clicksWebhookHook } from '../src/webhooks/webhook-clicks';
 import { createWebhookEvents } from '../src/webhooks/webhooks.jobs';
@@ -54,6 +55,8 @@ async function main(): Promise<void> {
     onApplied: clicksWebhookHook(events, logger),
   });
   drainer.start();
+  // On the events connection: the drainer blocks on `redis`.
+  const stopPartitionWatch = keepVisitPartitions({ redis: eventsRedis, keys, logger }, drainer);
   const metrics = createWorkerMetrics();
   // The drainer blocks on its connection: the health check pings on one of its own.
   const probe = createRedisClient(config.redis, 'probe');
@@ -105,6 +108,7 @@ async function main(): Promise<void> {
     () => qrWorker.close(),
     () => webhookWorker.close(),
     () => importWorker.close(),
+    async () => stopPartitionWatch(),
     () => drainer.stop(),
     async () => retention.stop(),
     async () => domainRecheck.stop(),

@@ -63,21 +63,48 @@ export class VisitDrainer {
     if (this.running) return;
     this.running = true;
     this.drainers.forEach((drainer, p) => {
-      if (p === 0) return drainer.start();
-      const redis = duplicateRedisClient(this.options.redis, {});
-      redis.on('error', () => undefined);
-      this.own.push(redis);
-      // Same options, its own connection to block on.
-      this.drainers[p] = new PartitionDrainer({
-        ...this.options,
-        redis,
-        stream: visitStreamKey(this.options.keys, p),
-        idPrefix: idPrefixOf(p),
-      });
-      this.drainers[p].start();
+      if (p === 0) drainer.start();
+      else this.startPartition(p);
     });
     // Clicks queued by a version without partitions, once, in the background.
     void this.drainLegacy();
+  }
+
+  /** How many partitions this drainer drains. */
+  get partitions(): number {
+    return this.drainers.length;
+  }
+
+  /**
+   * Drains `partitions` partitions from now on when that is more than today: another process
+   * queues clicks on more partitions than this one was configured with (see
+   * `recordVisitPartitions`), and a partition nobody drains would never be counted.
+   */
+  widen(partitions: number): void {
+    for (let p = this.drainers.length; p < partitions; p += 1) {
+      this.drainers.push(
+        new PartitionDrainer({
+          ...this.options,
+          stream: visitStreamKey(this.options.keys, p),
+          idPrefix: idPrefixOf(p),
+        }),
+      );
+      if (this.running) this.startPartition(p);
+    }
+  }
+
+  /** Starts partition `p` (not 0) on a connection of its own to block on, same options. */
+  private startPartition(p: number): void {
+    const redis = duplicateRedisClient(this.options.redis, {});
+    redis.on('error', () => undefined);
+    this.own.push(redis);
+    this.drainers[p] = new PartitionDrainer({
+      ...this.options,
+      redis,
+      stream: visitStreamKey(this.options.keys, p),
+      idPrefix: idPrefixOf(p),
+    });
+    this.drainers[p].start();
   }
 
   async stop(): Promise<void> {

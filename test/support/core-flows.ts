@@ -6,12 +6,13 @@ import {
   type WebhookWorker,
 } from '../../workers/webhooks/webhook-delivery.worker';
 import { startTestApp, type TestApp } from './app-harness';
+import { assignToCampaign, createCampaign } from './campaigns';
 import { createDashboardUser, DashboardClient, signedIn } from './dashboard';
 import { client } from './http';
 import { createLink, eventually, visit } from './links';
 import { imagePath, waitForRender } from './qr';
 import { CHROME } from './stats';
-import { createTestUser } from './users';
+import { createTestUser, uniqueName } from './users';
 import { drainVisits } from './visits';
 import { startReceiver } from './webhooks';
 
@@ -117,6 +118,24 @@ export function describeCoreFlows(redisEnv: () => NodeJS.ProcessEnv): void {
       'the other process serves the update',
       1000,
     );
+  });
+
+  it('shares one rotator turn order between both processes', async () => {
+    const { apiKey } = await createTestUser();
+    const slug = uniqueName('rot');
+    const campaign = await createCampaign(one, apiKey, { slug });
+    const urls = ['https://example.com/r1', 'https://example.com/r2', 'https://example.com/r3'];
+    for (const url of urls) {
+      const link = await createLink(one, apiKey, { url });
+      await assignToCampaign(one, apiKey, campaign.id, link.id);
+    }
+    const seen: Array<string | null> = [];
+    for (const app of [one, two, one, two, one, two]) {
+      const res = await visit(app, `/r/${slug}`);
+      expect(res.status).to.equal(302);
+      seen.push(res.headers.get('location'));
+    }
+    expect(seen).to.deep.equal([...urls, ...urls]);
   });
 
   it('keeps a dashboard session signed in on either process', async () => {
