@@ -3,6 +3,7 @@ import { Bio } from '../src/bio/bio.model';
 import { Campaign } from '../src/campaigns/campaign.model';
 import { Channel, ChannelItem } from '../src/channels/channel.model';
 import { BrandedDomain } from '../src/domains/domain.model';
+import { ImportJob } from '../src/imports/import.model';
 import { AliasReservation } from '../src/links/alias.model';
 import { Link, type LinkRecord } from '../src/links/link.model';
 import { Overlay } from '../src/overlays/overlay.model';
@@ -343,6 +344,41 @@ describe('portable export: GET /api/export, then source linkqr', function () {
     expect(scan.headers.get('location')).to.equal(`http://linkqr.test/${newLink?.alias}`);
     const redirect = await visit(app, `/${newLink?.alias}`);
     expect(redirect.headers.get('location')).to.equal('https://example.com/qr-target');
+  });
+
+  it("reads another linkqr's GET /api/export with its key (url + key), the key kept nowhere", async () => {
+    const owner = await createTestUser();
+    const link = await createLink(app, owner.apiKey, {
+      url: 'https://example.com/live-source',
+      custom: uniqueName('lv'),
+    });
+    const { apiKey, user } = await createTestUser();
+    // The same service stands in for the other linkqr: its alias is taken here, so renamed.
+    const started = await client(app.url, apiKey).post<{ id: number }>('/api/import', {
+      source: 'linkqr',
+      url: app.url,
+      key: owner.apiKey,
+      onConflict: 'rename',
+    });
+    expect(started.status, started.text).to.equal(200);
+    const report = await finishedImport(app, apiKey, started.body.id);
+    expect(report, JSON.stringify(report.errors)).to.deep.include({
+      status: 'done',
+      total: 1,
+      imported: 1,
+    });
+    const made = await Link.findOne({ userId: user.id }).lean<LinkRecord>();
+    expect(made?.url).to.equal('https://example.com/live-source');
+    expect(report.errors).to.deep.equal([
+      {
+        item: String((await Link.findOne({ alias: link.alias }).lean<LinkRecord>())?.id),
+        message: `alias ${link.alias} was taken: imported as ${made?.alias}`,
+      },
+    ]);
+    const redirect = await visit(app, `/${made?.alias}`);
+    expect(redirect.headers.get('location')).to.equal('https://example.com/live-source');
+    const job = await ImportJob.findOne({ id: started.body.id }).lean();
+    expect(JSON.stringify(job)).to.not.include(owner.apiKey);
   });
 
   it('refuses a file that is not a linkqr export, saying so', async () => {
