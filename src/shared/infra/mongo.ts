@@ -21,12 +21,17 @@ export function analyticsReadPreference(): ReadPreference {
   return analyticsReads;
 }
 
+/** Sets where statistics and exports read; `connectMongo` sets it from its options. */
+export function setAnalyticsReadPreference(preference: ReadPreference): void {
+  analyticsReads = preference;
+}
+
 export async function connectMongo(
   uri: string,
   dbName?: string,
   options: { monitorCommands?: boolean; analyticsReadPreference?: ReadPreference } = {},
 ): Promise<typeof mongoose> {
-  analyticsReads = options.analyticsReadPreference ?? 'primary';
+  setAnalyticsReadPreference(options.analyticsReadPreference ?? 'primary');
   return mongoose.connect(uri, {
     dbName,
     // Command events: the query-plan test reads every query a request sends (test/support).
