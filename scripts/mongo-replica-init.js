@@ -1,7 +1,8 @@
 /* global rs, db, quit, sleep, print, process */
 // The replica set's init step (docker compose's mongo-init service, run with mongosh): initiates
 // the set on first start, adds the members listed in MONGO_MEMBERS that its config lacks (one
-// node to three: the cluster profile), then waits for a primary. Idempotent: runs on every `up`.
+// node to three: the cluster profile's mongo-init-cluster runs it again with three members), then
+// waits for a primary. Idempotent: runs on every `up`.
 const name = process.env.MONGO_REPLSET || 'rs0';
 const members = (process.env.MONGO_MEMBERS || 'mongo:27017').split(',').filter(Boolean);
 let initiated = true;

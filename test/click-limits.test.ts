@@ -97,6 +97,24 @@ describe('click limits and expired links (issue 24)', () => {
     expect((await visit(app, `/${link.alias}`, { headers: BROWSER })).status).to.equal(302);
   });
 
+  it('a counter left from an earlier limit catches up with the clicks made while the link had none', async () => {
+    const { apiKey } = await createTestUser();
+    const api = client(app.url, apiKey);
+    const link = await createLink(app, apiKey, { url: 'https://example.com/x', maxclicks: 2 });
+    const status = async () => (await visit(app, `/${link.alias}`, { headers: BROWSER })).status;
+    for (let i = 0; i < 2; i += 1) expect(await status()).to.equal(302);
+    let res = await api.put(`/api/url/${link.id}/update`, { maxclicks: null });
+    expect(res.status).to.equal(200);
+    for (let i = 0; i < 3; i += 1) expect(await status()).to.equal(302);
+    expect(await clicksOf(apiKey, link.id)).to.equal(5);
+    // The counter still says 2; the link has 5 clicks, so a limit of 6 leaves room for one.
+    res = await api.put(`/api/url/${link.id}/update`, { maxclicks: 6 });
+    expect(res.status).to.equal(200);
+    expect(await status()).to.equal(302);
+    expect(await status()).to.equal(410);
+    expect(await clicksOf(apiKey, link.id)).to.equal(6);
+  });
+
   it('shows maxclicks and expiredurl, and refuses bad ones with 422', async () => {
     const { apiKey } = await createTestUser();
     const api = client(app.url, apiKey);

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -64,6 +65,7 @@ describe('deployment files', () => {
       'migrate',
       'mongo',
       'mongo-init',
+      'mongo-init-cluster',
       'mongo2',
       'mongo3',
       'redis',
@@ -315,4 +317,111 @@ describe('deployment files', () => {
   it('runs the licence check in CI', () => {
     expect(read('.ci/run')).to.match(/^npm run licenses$/m);
   });
+});
+
+/** The Compose binaries on this machine: v2's `docker compose` plugin and the 1.x `docker-compose`. */
+function composeBinaries(): Array<{ name: string; argv: string[] }> {
+  const found: Array<{ name: string; argv: string[] }> = [];
+  for (const argv of [['docker-compose'], ['docker', 'compose']]) {
+    const [file, ...rest] = argv as [string, ...string[]];
+    const probe = spawnSync(file, [...rest, 'version'], { encoding: 'utf8' });
+    if (probe.status === 0) found.push({ name: argv.join(' '), argv });
+  }
+  return found;
+}
+
+interface ResolvedCompose {
+  services: Record<
+    string,
+    {
+      profiles?: string[];
+      command?: string[];
+      environment?: Record<string, string>;
+      depends_on?: Record<string, { condition: string }>;
+    }
+  >;
+}
+
+describe('docker compose config: what Compose itself resolves (issue 22)', function () {
+  // Compose starts quickly, but a busy CI machine shares its cores.
+  this.timeout(60_000);
+  const binaries = composeBinaries();
+
+  function resolved(argv: string[], profiles: string[]): ResolvedCompose {
+    const [file, ...rest] = argv as [string, ...string[]];
+    const args = [...rest, ...profiles.flatMap((p) => ['--profile', p]), 'config'];
+    const run = spawnSync(file, args, {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, PUBLIC_URL: 'https://go.example.com' },
+    });
+    // An invalid file (an option this Compose does not know) fails here with Compose's reason.
+    expect(
+      run.status,
+      `${argv.join(' ')} ${args.slice(rest.length).join(' ')}: ${run.stderr}`,
+    ).to.equal(0);
+    return parse(run.stdout) as ResolvedCompose;
+  }
+
+  /** Compose 1.x prints every service; v2 only those of the active profiles. */
+  function active(config: ResolvedCompose, profiles: string[]): string[] {
+    return Object.entries(config.services)
+      .filter(([, s]) => !s.profiles || s.profiles.some((p) => profiles.includes(p)))
+      .map(([name]) => name);
+  }
+
+  for (const profiles of [[], ['cluster']]) {
+    const label = profiles.length ? `--profile ${profiles.join(',')}` : 'the default profile';
+    it(`${label}: the file is valid, MongoDB runs with --replSet rs0 behind an init step, and every dependency is started by that profile`, function () {
+      if (!binaries.length) {
+        this.skip(); // neither `docker-compose` nor `docker compose` is installed (.ci/run installs docker-compose)
+      }
+      for (const { name, argv } of binaries) {
+        const config = resolved(argv, profiles);
+        const running = active(config, profiles);
+        const mongods = running.filter((s) => config.services[s]?.command?.[0] === 'mongod');
+        expect(mongods, name).to.deep.equal(
+          profiles.length ? ['mongo', 'mongo2', 'mongo3'] : ['mongo'],
+        );
+        for (const s of mongods) {
+          const command = config.services[s]?.command ?? [];
+          expect(command[command.indexOf('--replSet') + 1], `${name}: ${s}`).to.equal('rs0');
+        }
+        // The init step(s): the set is initiated from mongo, and (cluster) the two others added.
+        const inits = running.filter((s) =>
+          config.services[s]?.command?.includes('/scripts/mongo-replica-init.js'),
+        );
+        const members = inits.map((s) => config.services[s]?.environment?.MONGO_MEMBERS);
+        expect(members, name).to.deep.equal(
+          profiles.length
+            ? ['mongo:27017', 'mongo:27017,mongo2:27017,mongo3:27017']
+            : ['mongo:27017'],
+        );
+        for (const s of inits)
+          expect(config.services[s]?.environment?.MONGO_REPLSET).to.equal('rs0');
+        // A profile that starts a service must start what it waits for (no optional dependencies).
+        for (const s of running) {
+          for (const dep of Object.keys(config.services[s]?.depends_on ?? {}))
+            expect(running, `${name}: ${s} waits for ${dep}`).to.include(dep);
+        }
+        // The processes on the set wait for its last init step and name it in their URI.
+        const lastInit = inits.at(-1) as string;
+        const apps = profiles.length ? ['api-1', 'api-2', 'worker-1', 'worker-2'] : ['migrate'];
+        for (const app of apps) {
+          expect(
+            config.services[app]?.depends_on?.[lastInit]?.condition,
+            `${name}: ${app}`,
+          ).to.equal('service_completed_successfully');
+          // A seed list (several hosts) is not a WHATWG URL: split it by hand.
+          const uri = /^mongodb:\/\/([^/]+)\/[^?]*\?(.*)$/.exec(
+            config.services[app]?.environment?.MONGODB_URI ?? '',
+          );
+          expect(uri, `${name}: ${app}`).to.not.equal(null);
+          const [, hosts = '', query = ''] = uri ?? [];
+          expect(new URLSearchParams(query).get('replicaSet'), `${name}: ${app}`).to.equal('rs0');
+          expect(hosts.split(','), `${name}: ${app}`).to.have.length(profiles.length ? 3 : 1);
+        }
+      }
+    });
+  }
 });

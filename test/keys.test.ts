@@ -159,6 +159,28 @@ describe('named, scoped API keys', () => {
     }
   });
 
+  it('answers a key that expires while both processes hold it 401 in both, from the cache', async () => {
+    const { apiKey } = await createTestUser();
+    const expires = new Date(Date.now() + 3_000);
+    const { key } = await addKey(apiKey, {
+      name: 'soon',
+      scopes: ['*'],
+      expires: expires.toISOString(),
+    });
+    for (const on of [app, other]) {
+      expect((await account(on, key)).status).to.equal(200);
+      expect(isCached(on, key)).to.equal(true);
+    }
+    await new Promise((resolve) => setTimeout(resolve, expires.getTime() - Date.now() + 100));
+    for (const on of [app, other]) {
+      // Still held: the expiry is judged on every request, not only when the key is looked up.
+      expect(isCached(on, key)).to.equal(true);
+      const res = await account(on, key);
+      expect(res.status).to.equal(401);
+      expect(res.body).to.deep.equal(failure('API key expired'));
+    }
+  });
+
   it('revokes a key at once in every process; the default key cannot be revoked', async () => {
     const { apiKey } = await createTestUser();
     const { id, key } = await addKey(apiKey, { name: 'zapier', scopes: ['links:write'] });

@@ -58,6 +58,36 @@ describe('link check probe (issue 24, item 5)', () => {
     }
   });
 
+  it('checks every redirect hop against the policy: a public page cannot send the check inside', async () => {
+    const target = await serve((req, res) => {
+      const port = (req.socket.address() as AddressInfo).port;
+      if (req.url === '/away')
+        res.writeHead(302, { location: `http://internal.test:${port}/secret` });
+      res.end();
+    });
+    // The loopback server stands in for a public host; only 127.0.0.2 counts as private here.
+    const policy: ProbeOptions = {
+      allowPrivate: false,
+      userAgent: 'linkqr-test',
+      resolve: async (host) => [
+        { address: host === 'internal.test' ? '127.0.0.2' : '127.0.0.1', family: 4 },
+      ],
+      isForbidden: (address) => address === '127.0.0.2',
+    };
+    try {
+      const at = `http://public.test:${target.port}`;
+      expect(await probeDestination(`${at}/ok`, policy)).to.deep.equal({ kind: 'ok' });
+      expect(await probeDestination(`${at}/away`, policy)).to.deep.equal({
+        kind: 'refused',
+        error: 'destination is a private or local network address: not checked',
+      });
+      // The hop into the private address was refused before anything was sent to it.
+      expect(target.seen).to.deep.equal(['HEAD /ok', 'HEAD /away']);
+    } finally {
+      await target.close();
+    }
+  });
+
   it('counts a destination that never answers as a failed check', async () => {
     const target = await serve(() => undefined);
     try {

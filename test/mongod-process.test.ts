@@ -12,8 +12,12 @@ import {
   startMongod,
   type MongodOptions,
 } from '../src/shared/infra/mongo-engine/mongod-process';
+import {
+  ensureReplicaSet,
+  type ReplicaSetAdmin,
+} from '../src/shared/infra/mongo-engine/mongod-replset';
 import { rejection } from './support/rejection';
-import { fakeMongod, readFakeStart } from './support/fake-mongod';
+import { fakeMongod, readFakeCommands, readFakeStart } from './support/fake-mongod';
 
 const made: string[] = [];
 after(() => {
@@ -172,8 +176,11 @@ describe('startLocalEngine', function () {
       probes({ findOnPath: async () => binary }),
     );
     expect(engine.engine).to.equal('mongod');
-    expect(engine.uri).to.match(/^mongodb:\/\/127\.0\.0\.1:\d+\/linkqr$/);
-    expect(readFakeStart(path.join(dir, 'mongodb')).args[1]).to.equal(path.join(dir, 'mongodb'));
+    expect(engine.uri).to.match(/^mongodb:\/\/127\.0\.0\.1:\d+\/linkqr\?replicaSet=rs0$/);
+    const { args } = readFakeStart(path.join(dir, 'mongodb'));
+    expect(args[1]).to.equal(path.join(dir, 'mongodb'));
+    // A single-member replica set, as docker compose runs (issue 22).
+    expect(args.slice(-2)).to.deep.equal(['--replSet', 'rs0']);
     expect(lines.map((l) => [l.level, l.engine, l.msg])).to.deep.equal([
       [
         30,
@@ -184,6 +191,11 @@ describe('startLocalEngine', function () {
         30,
         'mongod',
         'For a MongoDB of your own, set MONGODB_URI (`docker compose up` runs one with a persistent volume).',
+      ],
+      [
+        30,
+        'mongod',
+        "mongod runs as the single-member replica set rs0 (initiated on this first start): transactions and change streams work as on docker compose's.",
       ],
     ]);
     await engine.stop();
@@ -210,5 +222,151 @@ describe('startLocalEngine', function () {
     } finally {
       await engine.stop();
     }
+  });
+});
+
+describe('the local mongod as a single-member replica set (issue 22)', function () {
+  this.timeout(30_000);
+  const binary = fakeMongod();
+  made.push(path.dirname(binary));
+
+  function replicaOptions(dir: string, extra: Partial<MongodOptions> = {}): MongodOptions {
+    return options(binary, dir, {
+      replSet: 'rs0',
+      portFile: path.join(dir, 'mongod.port'),
+      primaryTimeoutMs: 5_000,
+      ...extra,
+    });
+  }
+
+  const portOf = (uri: string) => Number(/^mongodb:\/\/127\.0\.0\.1:(\d+)\//.exec(uri)?.[1]);
+  const named = (commands: Array<Record<string, unknown>>, name: string) =>
+    commands.filter((c) => Object.keys(c)[0] === name);
+
+  it('starts with --replSet, initiates the set with this member on the first start, and hands out a URI naming the set once it is primary', async () => {
+    const dir = runtimeDir();
+    const opts = replicaOptions(dir);
+    const mongod = await startMongod(opts);
+    try {
+      const port = portOf(mongod.uri);
+      expect(mongod.uri).to.equal(`mongodb://127.0.0.1:${port}/linkqr?replicaSet=rs0`);
+      expect(mongod.replicaSet).to.deep.equal({ name: 'rs0', step: 'initiated' });
+      expect(readFakeStart(opts.dataDir).args.slice(-2)).to.deep.equal(['--replSet', 'rs0']);
+      const commands = readFakeCommands(opts.dataDir);
+      expect(named(commands, 'replSetInitiate')).to.deep.equal([
+        { replSetInitiate: { _id: 'rs0', members: [{ _id: 0, host: `127.0.0.1:${port}` }] } },
+      ]);
+      // It asked whether this member is primary after initiating, and was told yes.
+      const order = commands.map((c) => Object.keys(c)[0]);
+      expect(order.lastIndexOf('hello')).to.be.above(order.indexOf('replSetInitiate'));
+      expect(fs.readFileSync(opts.portFile as string, 'utf8')).to.equal(`${port}\n`);
+    } finally {
+      await mongod.stop();
+    }
+  });
+
+  it('on a later start takes the remembered port and leaves the set as it is', async () => {
+    const dir = runtimeDir();
+    const opts = replicaOptions(dir);
+    const first = await startMongod(opts);
+    await first.stop();
+    const second = await startMongod(opts);
+    try {
+      expect(portOf(second.uri)).to.equal(portOf(first.uri));
+      expect(second.replicaSet).to.deep.equal({ name: 'rs0', step: 'unchanged' });
+      const commands = readFakeCommands(opts.dataDir);
+      expect(named(commands, 'replSetInitiate')).to.have.length(1);
+      expect(named(commands, 'replSetReconfig')).to.deep.equal([]);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('when the remembered port is taken, starts on another and moves the member there by a forced reconfiguration', async () => {
+    const dir = runtimeDir();
+    const opts = replicaOptions(dir);
+    const first = await startMongod(opts);
+    await first.stop();
+    const oldPort = portOf(first.uri);
+    const squatter = net.createServer();
+    await new Promise<void>((resolve) => squatter.listen(oldPort, '127.0.0.1', resolve));
+    try {
+      const second = await startMongod(opts);
+      try {
+        const port = portOf(second.uri);
+        expect(port).to.not.equal(oldPort);
+        expect(second.uri).to.equal(`mongodb://127.0.0.1:${port}/linkqr?replicaSet=rs0`);
+        expect(second.replicaSet).to.deep.equal({ name: 'rs0', step: 'moved' });
+        const reconfigs = named(readFakeCommands(opts.dataDir), 'replSetReconfig');
+        expect(reconfigs).to.deep.equal([
+          {
+            replSetReconfig: {
+              _id: 'rs0',
+              members: [{ _id: 0, host: `127.0.0.1:${port}` }],
+              version: 2,
+            },
+            force: true,
+          },
+        ]);
+        expect(fs.readFileSync(opts.portFile as string, 'utf8')).to.equal(`${port}\n`);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+    }
+  });
+
+  it('fails naming the set and the log, and stops mongod, when the member never becomes primary', async () => {
+    const dir = runtimeDir();
+    const opts = replicaOptions(dir, { primaryTimeoutMs: 600 });
+    fs.mkdirSync(opts.dataDir, { recursive: true });
+    fs.writeFileSync(path.join(opts.dataDir, 'fake-mode'), 'no-primary');
+    const err = await rejection(startMongod(opts));
+    expect(err).to.be.instanceOf(MongodStartError);
+    expect(err.message).to.equal(
+      `mongod started but its replica set "rs0" could not be made ready (mongod did not become the primary of replica set "rs0" within 600 ms); its log is ${opts.logFile}`,
+    );
+    expect(fs.readFileSync(path.join(opts.dataDir, 'fake-stopped'), 'utf8')).to.equal('SIGTERM');
+  });
+
+  describe('ensureReplicaSet (the commands, without a server)', () => {
+    function admin(config: Record<string, unknown>) {
+      const sent: Array<Record<string, unknown>> = [];
+      const answer: ReplicaSetAdmin = {
+        command: async (doc) => {
+          sent.push(doc);
+          if ('replSetGetConfig' in doc) return { config, ok: 1 };
+          if ('hello' in doc) return { isWritablePrimary: true, ok: 1 };
+          return { ok: 1 };
+        },
+      };
+      return { sent, answer };
+    }
+    const host = '127.0.0.1:40000';
+
+    it('leaves a set grown to several members alone, whatever their addresses', async () => {
+      const { sent, answer } = admin({
+        _id: 'rs0',
+        version: 3,
+        members: [
+          { _id: 0, host: '127.0.0.1:1' },
+          { _id: 1, host: 'other:27017' },
+        ],
+      });
+      expect(await ensureReplicaSet(answer, { name: 'rs0', host, primaryTimeoutMs: 100 })).to.equal(
+        'unchanged',
+      );
+      expect(sent.map((d) => Object.keys(d)[0])).to.deep.equal(['replSetGetConfig', 'hello']);
+    });
+
+    it('refuses a data directory that belongs to another set, changing nothing', async () => {
+      const { sent, answer } = admin({ _id: 'other', version: 1, members: [{ _id: 0, host }] });
+      const err = await rejection(
+        ensureReplicaSet(answer, { name: 'rs0', host, primaryTimeoutMs: 100 }),
+      );
+      expect(err.message).to.equal('the data directory belongs to replica set "other", not "rs0"');
+      expect(sent.map((d) => Object.keys(d)[0])).to.deep.equal(['replSetGetConfig']);
+    });
   });
 });

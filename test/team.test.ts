@@ -13,7 +13,8 @@ const as = (account: number) => ({ headers: { 'linkqr-account': String(account) 
 describe('team members acting in an account', () => {
   let app: TestApp;
   before(async () => {
-    app = await startTestApp();
+    // The BOLA sweep gives B a webhook and an import, both at a closed local port: never reached.
+    app = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true', IMPORT_ALLOW_PRIVATE: 'true' });
   });
   after(() => app.close());
 
@@ -196,6 +197,35 @@ describe('team members acting in an account', () => {
         tag: 'GTM-ABC123',
       });
       ids.pixel = pixel.body.id;
+      // Every other kind a route names by id, so no `:id` is probed with a number of another kind.
+      const api = client(app.url, b.apiKey);
+      const added = async (path: string, body: Record<string, unknown>) => {
+        const res = await api.post<{ id: number }>(path, body);
+        expect(res.status, `${path}: ${res.text}`).to.equal(200);
+        return res.body.id;
+      };
+      ids.domain = await added('/api/domain/add', { domain: `https://${marker}.example.test` });
+      ids.overlay = await added('/api/overlay/add', {
+        name: marker,
+        type: 'message',
+        message: marker,
+      });
+      ids.splash = await added('/api/splash/add', { name: marker, title: marker });
+      ids.webhook = await added('/api/webhook/add', {
+        url: `http://127.0.0.1:9/${marker}`,
+        events: ['link.created'],
+      });
+      ids.bio = await added('/api/bio/add', { name: marker, alias: uniqueName('bola') });
+      ids.key = await added('/api/keys/add', { name: marker, scopes: ['links:read'] });
+      ids.team = await added('/api/team/add', {
+        username: (await createTestUser()).user.username,
+        role: 'viewer',
+      });
+      ids.import = await added('/api/import', {
+        source: 'shlink',
+        url: `http://127.0.0.1:9/${marker}`,
+        key: marker,
+      });
       routes = registeredRoutes(createApp(app.deps)).filter(
         (r) => r.path.startsWith('/api/') && !r.doc?.public,
       );
@@ -248,8 +278,35 @@ describe('team members acting in an account', () => {
         }
       }
       expect(leaks, leaks.join('\n')).to.deep.equal([]);
-      for (const path of [`/api/url/${ids.link}`, `/api/qr/${ids.qr}`]) {
+      for (const path of [
+        `/api/url/${ids.link}`,
+        `/api/qr/${ids.qr}`,
+        `/api/import/${ids.import}`,
+      ]) {
         expect((await client(app.url, b.apiKey).get(path)).status, path).to.equal(200);
+      }
+      // Nothing of B's was changed or removed by the writes above.
+      const lists: [string, string, number | undefined][] = [
+        ['/api/domains', 'domains', ids.domain],
+        ['/api/overlay', 'cta', ids.overlay],
+        ['/api/splash', 'splash', ids.splash],
+        ['/api/webhooks', 'webhooks', ids.webhook],
+        ['/api/bio', 'bios', ids.bio],
+        ['/api/keys', 'keys', ids.key],
+        ['/api/team', 'members', ids.team],
+        ['/api/campaigns', 'campaigns', ids.campaign],
+        ['/api/channels', 'channels', ids.channel],
+        ['/api/pixels', 'pixels', ids.pixel],
+      ];
+      for (const [path, field, id] of lists) {
+        const res = await client(app.url, b.apiKey).get<{ data: Record<string, { id: number }[]> }>(
+          path,
+        );
+        expect(res.status, `${path}: ${res.text}`).to.equal(200);
+        expect(
+          res.body.data[field]?.map((r) => r.id),
+          path,
+        ).to.include(id);
       }
     });
   });

@@ -15,6 +15,7 @@ import {
   sendList,
 } from '../shared/http/responses';
 import { validatedQuery } from '../shared/http/validate';
+import { importRefusal } from './import-scopes';
 import { readImportUpload } from './import-upload';
 import { importJson, presentImport } from './imports.presenter';
 import { importCreateSchema, type ImportCreate } from './imports.schemas';
@@ -35,7 +36,7 @@ const api = {
     scope: 'imports:write',
     summary: 'Import links from another service or a file',
     description:
-      'JSON `{source, url, key, onConflict}`, or a `multipart/form-data` upload with the same text fields and `file` (sources `csv` and `linkqr`). Answers at once; the worker runs the import (`GET /api/import/{id}` reports it). The key is used for that job only and never stored.',
+      'JSON `{source, url, key, onConflict}`, or a `multipart/form-data` upload with the same text fields and `file` (sources `csv` and `linkqr`). Answers at once; the worker runs the import (`GET /api/import/{id}` reports it). The key is used for that job only and never stored. Beyond `imports:write`, a key needs the write scope of every kind of record the source may bring (403 `insufficient_scope` naming the first missing): `links:write` for `csv`, `shlink`, `kutt` and `bitly`; for `gempixel` also `qr`, `pixels`, `splash`, `overlays`, `campaigns` and `channels`; for `linkqr` also `domains` and `webhooks`.',
     example: { source: 'shlink', url: 'https://s.example.com', key: 'shlink-api-key' },
     responses: { 200: createdResponse({}, 'The import, queued') },
     errors: [400, 413, 415, 422],
@@ -75,6 +76,8 @@ export function importsRouter(deps: AppDeps, queue: ImportContext['queue']): Rou
       try {
         const input = checkImport({ source: 'csv', ...upload.fields });
         if (input instanceof AppError) throw input;
+        const refused = importRefusal(req, input.source);
+        if (refused) throw refused;
         if (!upload.hasFile && input.url === undefined)
           throw new AppError(422, 'validation_failed', 'file is required', { field: 'file' });
         const job = await startImport(
@@ -91,6 +94,8 @@ export function importsRouter(deps: AppDeps, queue: ImportContext['queue']): Rou
     }
     const input = checkImport(req.body ?? {});
     if (input instanceof AppError) throw input;
+    const refused = importRefusal(req, input.source);
+    if (refused) throw refused;
     const job = await startImport(userId, input, ctx);
     sendCreated(res, { id: job.id });
   });

@@ -4,6 +4,7 @@ import type { AppDeps } from '../deps';
 import Joi from 'joi';
 import { endpoint } from '../shared/http/endpoint';
 import { dataResponse, messageResponse, sendData, sendMessage } from '../shared/http/responses';
+import { membershipCacheFor } from '../team/acting-account';
 import { apiKeyCacheFor } from '../users/api-key-cache';
 import { setUserPlan } from '../users/users.service';
 import { planJson, presentPlan } from './plans.presenter';
@@ -40,7 +41,7 @@ const api = {
 /** GemPixel's admin plan routes; plans themselves come from the PLANS setting. */
 export function plansRouter(deps: AppDeps): Router {
   const { plans, planRateLimits, defaultRateLimit } = deps.config;
-  const apiKeys = apiKeyCacheFor(deps);
+  const caches = { apiKeys: apiKeyCacheFor(deps), memberships: membershipCacheFor(deps) };
   const router = Router();
 
   router.get('/plans', requireAdmin, api.list, (_req, res) => {
@@ -54,7 +55,7 @@ export function plansRouter(deps: AppDeps): Router {
     const { planid, userid } = req.params as unknown as SubscribeParams;
     const plan = findPlan(plans, planid);
     const expires = subscriptionEnd(req.body as Subscription, new Date());
-    await setUserPlan(userid, plan.name, expires, apiKeys);
+    await setUserPlan(userid, plan.name, expires, caches);
     sendMessage(res, `User has been subscribed to the ${plan.name} plan.`);
   });
 

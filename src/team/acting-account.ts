@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { AppDeps } from '../deps';
 import { cacheBusFor } from '../shared/cache/cache-bus';
-import { sharedCache, type SharedCache } from '../shared/cache/shared-cache';
+import { sharedCache, type Invalidator, type SharedCache } from '../shared/cache/shared-cache';
 import { badRequest, forbidden } from '../shared/errors/app-error';
 import { User, type UserRecord } from '../users/user.model';
 import { Membership, type Role } from './membership.model';
@@ -29,6 +29,19 @@ export function membershipCacheFor(
 
 export const membershipCacheKey = (accountId: number, memberId: number) =>
   `${accountId}:${memberId}`;
+
+/**
+ * Drops every cached membership of the account, in every process: each holds a copy of the
+ * owner's record, whose plan and plan end a member's requests are judged by.
+ */
+export async function invalidateAccountMemberships(
+  memberships: Invalidator,
+  accountId: number,
+): Promise<void> {
+  const members = await Membership.find({ accountId }).lean();
+  if (members.length === 0) return;
+  await memberships.invalidate(members.map((m) => membershipCacheKey(accountId, m.memberId)));
+}
 
 export async function loadGrant(accountId: number, memberId: number): Promise<MemberGrant | null> {
   const membership = await Membership.findOne({ accountId, memberId }).lean();

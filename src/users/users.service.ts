@@ -7,6 +7,7 @@ import { isDuplicateKeyError } from '../shared/db/duplicate-key';
 import type { Invalidator } from '../shared/cache/shared-cache';
 import { ApiKey } from '../keys/key.model';
 import { invalidateUserKeys, keyHashesOf } from '../keys/callers';
+import { invalidateAccountMemberships } from '../team/acting-account';
 import { keyPrefixOf } from '../keys/key-secret';
 
 export interface NewUser {
@@ -122,19 +123,23 @@ export async function setAdmin(
   return user;
 }
 
-/** Moves a user to a plan (their `status`) with its end date; null never ends. */
+/**
+ * Moves a user to a plan (their `status`) with its end date; null never ends. Their keys and the
+ * members acting in their account (whose requests count against this plan) see it at once.
+ */
 export async function setUserPlan(
   userId: number,
   plan: string,
   expires: Date | null,
-  apiKeys: Invalidator,
+  caches: { apiKeys: Invalidator; memberships: Invalidator },
 ) {
   const updated = await User.findOneAndUpdate(
     { id: userId },
     { $set: { status: plan, expires } },
   ).lean();
   if (!updated) throw notFound('User not found');
-  await invalidateUserKeys(apiKeys, updated);
+  await invalidateUserKeys(caches.apiKeys, updated);
+  await invalidateAccountMemberships(caches.memberships, userId);
 }
 
 export async function getUser(id: number): Promise<UserRecord> {

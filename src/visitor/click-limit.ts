@@ -11,10 +11,12 @@ export interface ClickLimitOf {
 /**
  * Counts a click against the limit and says whether it may go through, atomically in Redis so
  * that every API process shares one count. A missing counter (first use, or lost with Redis's
- * data) starts from the stored clicks, which lag the clicks still on their way to MongoDB.
+ * data) starts from the stored clicks, which lag the clicks still on their way to MongoDB; a
+ * counter behind the stored clicks (left from an earlier limit, then clicks made while the link
+ * had none) is brought up to them.
  */
 const TAKE = `
-local count = tonumber(redis.call('GET', KEYS[1]) or ARGV[1])
+local count = math.max(tonumber(redis.call('GET', KEYS[1]) or 0), tonumber(ARGV[1]))
 if count >= tonumber(ARGV[2]) then return 0 end
 redis.call('SET', KEYS[1], count + 1, 'EX', ARGV[3])
 return 1`;
@@ -32,8 +34,15 @@ export class ClickLimits {
     return this.keys.key('links', linkId, 'limit-clicks');
   }
 
-  /** True when the click is within the limit (and counted), false when the link has run out. */
+  /**
+   * True when the click is within the limit (and counted), false when the link has run out.
+   * A link whose stored clicks already reach its limit is used up whatever the counter says, so
+   * it is answered without Redis, and stays expired while Redis is unreachable; a link with room
+   * left cannot be counted then, and the call fails (the visitor gets the 503 page: see the
+   * README's Click limits for why).
+   */
   async take(linkId: number, limit: ClickLimitOf): Promise<boolean> {
+    if (limit.stored >= limit.max) return false;
     const taken = await this.redis.eval(
       TAKE,
       1,

@@ -134,7 +134,9 @@ export function redirectRouter(deps: AppDeps): Router {
     // Crawlers get the preview tags even of a protected link: they never reveal its target.
     if (decision.kind === 'password' && !wantsPreview(req, target.behaviour))
       return sendPasswordForm(res, 200, req.params.alias as string);
-    redirect(req, res, target);
+    // Returned, not dropped: a click limit that cannot be taken (Redis away) rejects, and only a
+    // returned promise reaches Express's error handler; dropped, the visitor waited forever.
+    return redirect(req, res, target);
   }
 
   // Synchronous when the link is cached: the steady state costs no promise and no I/O but the click.

@@ -127,6 +127,63 @@ describe('Redis outage: redirects keep going, clicks wait and are counted (issue
     expect(await listVisits({ kind: 'link', id: link.id })).to.have.length(served);
   });
 
+  it('answers 503 for a click-limited link with room left, expired for a used-up one, while Redis is away', async () => {
+    app = await startApp();
+    const roomy = await createLink(app, key, {
+      url: 'https://example.com/giveaway',
+      maxclicks: 5,
+      expiredurl: 'https://example.com/too-late',
+    });
+    const usedUp = await createLink(app, key, {
+      url: 'https://example.com/gone',
+      maxclicks: 1,
+      expiredurl: 'https://example.com/too-late',
+    });
+    await linkCacheLive(app);
+    const visit = (alias: string, method = 'GET') =>
+      request(app.url, `/${alias}`, { method, headers: { 'user-agent': CHROME } });
+    expect((await visit(usedUp.alias)).headers.get('location')).to.equal(
+      'https://example.com/gone',
+    );
+    await eventually(
+      async () => (await visitBacklog(app.deps.redis, app.deps.keys)) === 1,
+      'the click is queued',
+    );
+    await drain();
+    // The used-up link is cached again with its stored click; HEAD caches without a click.
+    const touched = await client(app.url, key).put(`/api/url/${usedUp.id}/update`, { title: 't' });
+    expect(touched.status).to.equal(200);
+    for (const alias of [roomy.alias, usedUp.alias])
+      expect((await visit(alias, 'HEAD')).status).to.equal(302);
+
+    await redisServer.stop();
+    await eventually(async () => app.deps.redis.status !== 'ready', 'the app sees Redis gone');
+    // The click cannot be counted against the limit: not let through uncounted, not called
+    // expired (it is not), but "try again shortly", as /api answers.
+    const during = await visit(roomy.alias);
+    expect(during.status).to.equal(503);
+    expect(during.headers.get('retry-after')).to.equal('5');
+    expect(during.headers.get('content-type')).to.match(/^text\/html/);
+    expect(during.headers.get('location')).to.equal(null);
+    expect(during.text).to.include('<h1>Something went wrong</h1>');
+    expect(during.text).to.include('<p>Service temporarily unavailable, try again shortly.</p>');
+    // Its stored clicks already use the other link up: expired, with no need of Redis.
+    const late = await visit(usedUp.alias);
+    expect(late.status).to.equal(302);
+    expect(late.headers.get('location')).to.equal('https://example.com/too-late');
+
+    await redisServer.start();
+    await eventually(
+      async () => app.deps.redis.status === 'ready',
+      'the app sees Redis back',
+      15_000,
+    );
+    // This Redis kept nothing: the counter starts again from the stored clicks.
+    const after = await visit(roomy.alias);
+    expect(after.status).to.equal(302);
+    expect(after.headers.get('location')).to.equal('https://example.com/giveaway');
+  });
+
   it('writes spooled clicks straight into MongoDB while Redis stays away', async () => {
     app = await startApp();
     const link = await createLink(app, key, { url: 'https://example.com/away' });

@@ -18,7 +18,12 @@ export interface ImportReport {
 
 /** The worker's import processor, in this process, on the test app's Redis prefix. */
 export function startTestImportWorker(app: TestApp) {
-  return startImportWorker({ config: app.config, logger: app.deps.logger, keys: app.deps.keys });
+  return startImportWorker({
+    config: app.config,
+    logger: app.deps.logger,
+    keys: app.deps.keys,
+    resolver: app.deps.domainResolver,
+  });
 }
 
 /** POSTs a multipart import form with `file` holding `content`. */

@@ -22,6 +22,7 @@ import type { Logger } from '../../src/shared/infra/logger';
 import { User } from '../../src/users/user.model';
 import type { WebhookServiceContext } from '../../src/webhooks/webhooks.service';
 import type { SourceHttpOptions } from './source-http';
+import { importDomains, type DomainImportContext } from './portable-domains';
 import { importQrCodes } from './portable-qr';
 import { importRecords, resolveLinkRefs } from './portable-records';
 import { importWebhooks, type CreatedWebhook } from './portable-webhooks';
@@ -40,6 +41,8 @@ export interface ImportDeps {
   locks: PlanLockDeps;
   /** Webhooks of a linkqr export are created as the API creates them, each with a new secret. */
   webhooks: WebhookServiceContext;
+  /** Domains of a linkqr export are claimed as the API claims them, each with its own token. */
+  domains: Pick<DomainImportContext, 'verify' | 'hosts' | 'ownership'>;
 }
 
 const BATCH = 100;
@@ -128,10 +131,19 @@ async function importBatch(
   const isAssignment = (r: RecordItem) => r.type === 'channelItem';
   const isQr = (r: RecordItem) => r.type === 'qr';
   const isWebhook = (r: RecordItem) => r.type === 'webhook';
+  const isDomain = (r: RecordItem) => r.type === 'domain';
+  await importDomains(records.filter(isDomain), {
+    ...deps.domains,
+    user: ctx.user,
+    origin,
+    plans: deps.plans,
+    locks: deps.locks,
+    report,
+  });
   await importRecords(
     job.userId,
     origin,
-    records.filter((r) => !isAssignment(r) && !isQr(r) && !isWebhook(r)),
+    records.filter((r) => !isAssignment(r) && !isQr(r) && !isWebhook(r) && !isDomain(r)),
     report,
   );
   for (const item of batch) {

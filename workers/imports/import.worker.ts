@@ -1,5 +1,11 @@
 import { Worker } from 'bullmq';
 import type { Config } from '../../src/config';
+import { domainCacheFor } from '../../src/domains/domain-cache';
+import {
+  domainVerifier,
+  systemResolver,
+  type DomainResolver,
+} from '../../src/domains/domain-check';
 import { IMPORT_QUEUE, type ImportJobData } from '../../src/imports/imports.jobs';
 import { linkCacheFor } from '../../src/links/link-cache';
 import { bullPrefix, createQrRenderQueue } from '../../src/qr-codes/qr-codes.jobs';
@@ -11,7 +17,13 @@ import { webhookSubscribersFor } from '../../src/webhooks/webhook-subscribers';
 import { runImport } from './import.processor';
 
 /** Runs import jobs one at a time per worker process (each is long and mostly waits on I/O). */
-export function startImportWorker(options: { config: Config; logger: Logger; keys: RedisKeys }) {
+export function startImportWorker(options: {
+  config: Config;
+  logger: Logger;
+  keys: RedisKeys;
+  /** DNS for the branded-domain checks (tests pass a fake zone). */
+  resolver?: DomainResolver;
+}) {
   const { config, logger, keys } = options;
   // New links drop cached "unknown alias" answers in every API process (see link-cache.ts).
   const cacheRedis = createRedisClient(config.redis, 'request');
@@ -46,6 +58,12 @@ export function startImportWorker(options: { config: Config; logger: Logger; key
       policy: { allowPrivate: config.webhookAllowPrivate || config.logoAllowPrivate },
       // A new webhook may be the first subscriber of its events: every process asks again.
       subscribers: webhookSubscribersFor({ redis: cacheRedis, keys, logger }),
+    },
+    domains: {
+      // The same checks as `POST /api/domain/add` (domains.routes.ts).
+      verify: domainVerifier(config, options.resolver ?? systemResolver()),
+      hosts: domainCacheFor({ redis: cacheRedis, keys, logger }),
+      ownership: { domainCheck: config.domainCheck, recheckMs: config.domainRecheckMs },
     },
   };
   const connection = createRedisClient(config.redis, 'blocking');

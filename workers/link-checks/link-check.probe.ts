@@ -18,6 +18,8 @@ export interface ProbeOptions {
   allowPrivate: boolean;
   timeoutMs?: number;
   resolve?: Resolver;
+  /** The address policy; tests stand a loopback address in for a public one. */
+  isForbidden?: (address: string) => boolean;
   /** Sent as User-Agent, so a site's owner can tell what knocks. */
   userAgent: string;
 }
@@ -32,7 +34,8 @@ async function addressesOf(url: URL, options: ProbeOptions): Promise<ResolvedAdd
     ? [{ address: host, family: isIP(host) }]
     : await (options.resolve ?? systemResolver)(host);
   if (addresses.length === 0) throw new Error(`host ${host} does not resolve`);
-  if (!options.allowPrivate && addresses.some((a) => isForbiddenAddress(a.address)))
+  const forbidden = options.isForbidden ?? isForbiddenAddress;
+  if (!options.allowPrivate && addresses.some((a) => forbidden(a.address)))
     throw new Refused('destination is a private or local network address: not checked');
   return addresses;
 }

@@ -45,7 +45,7 @@ export interface EndpointDoc extends RequestSchemas {
 }
 
 /** Why the request's key or role may not use a route needing `scope`; checked without I/O. */
-function scopeRefusal(req: Request, scope: Scope): AppError | undefined {
+export function scopeRefusal(req: Request, scope: Scope): AppError | undefined {
   const key = currentKey(req);
   if (key && !allows(key.scopes, scope)) return insufficientScope(scope);
   const role = req.auth && 'user' in req.auth ? req.auth.role : undefined;

@@ -24,12 +24,26 @@ export function machineProbes(config: Config, logger: Logger): EngineProbes {
 }
 
 /** Where a local mongod keeps its data and its log: under RUNTIME_DIR, kept between runs. */
-export function mongodPaths(runtimeDir: string): { dataDir: string; logFile: string } {
+export function mongodPaths(runtimeDir: string): {
+  dataDir: string;
+  logFile: string;
+  portFile: string;
+} {
   return {
     dataDir: path.resolve(runtimeDir, 'mongodb'),
     logFile: path.resolve(runtimeDir, 'mongod.log'),
+    portFile: path.resolve(runtimeDir, 'mongod.port'),
   };
 }
+
+/** The replica set of a local mongod: the name docker compose gives its own (README "Operations"). */
+export const LOCAL_REPLICA_SET = 'rs0';
+
+const REPLICA_SET_STEPS = {
+  initiated: 'initiated on this first start',
+  moved: 'its member moved to the new port by a forced reconfiguration',
+  unchanged: 'as on the last start',
+} as const;
 
 /**
  * The database of a start without MONGODB_URI: a real mongod when one can be had, else the
@@ -42,16 +56,23 @@ export async function startLocalEngine(
 ): Promise<LocalEngine> {
   const choice = await chooseEngine(probes);
   if (choice.engine === 'mongod') {
-    const { dataDir, logFile } = mongodPaths(config.runtimeDir);
+    const { dataDir, logFile, portFile } = mongodPaths(config.runtimeDir);
     const mongod = await startMongod({
       binary: choice.binary,
       dataDir,
       logFile,
+      portFile,
       dbName: config.mongodbDbName ?? 'linkqr',
+      replSet: LOCAL_REPLICA_SET,
     });
     for (const line of engineLogLines(choice, { uri: mongod.uri, dataDir })) {
       logger[line.level](line.fields, line.msg);
     }
+    if (mongod.replicaSet)
+      logger.info(
+        { engine: 'mongod', replicaSet: mongod.replicaSet.name, step: mongod.replicaSet.step },
+        `mongod runs as the single-member replica set ${mongod.replicaSet.name} (${REPLICA_SET_STEPS[mongod.replicaSet.step]}): transactions and change streams work as on docker compose's.`,
+      );
     return {
       engine: 'mongod',
       uri: mongod.uri,

@@ -1,11 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import net from 'node:net';
 import { freePort } from '../free-port';
+import { ensureReplicaSetAt, type ReplicaSetStep } from './mongod-replset';
 
 export interface RunningMongod {
   uri: string;
   pid: number;
+  /** With `replSet`: what the start did to the set (first start, a new port, nothing). */
+  replicaSet?: { name: string; step: ReplicaSetStep };
   /** SIGTERM (mongod's clean shutdown: journal flushed, lock file emptied), then waits for the exit. */
   stop(): Promise<MongodExit>;
 }
@@ -19,6 +23,18 @@ export interface MongodOptions {
   startTimeoutMs?: number;
   /** After this, SIGKILL: wiredTiger's journal recovers the data on the next start. */
   stopTimeoutMs?: number;
+  /**
+   * Runs it as a single-member replica set of this name (`--replSet`, initiated on the first
+   * start), as docker compose does: transactions and change streams work as in production.
+   */
+  replSet?: string;
+  /**
+   * Remembers the port between starts: a set stores its member's address, so the same port
+   * spares a forced reconfiguration on every start (one is still made when the port is taken).
+   */
+  portFile?: string;
+  /** How long to wait for the member to become primary. */
+  primaryTimeoutMs?: number;
 }
 
 export interface MongodExit {
@@ -64,19 +80,60 @@ function stopProcess(child: ChildProcess, timeoutMs: number): Promise<MongodExit
   });
 }
 
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+async function choosePort(portFile: string | undefined): Promise<number> {
+  if (portFile && fs.existsSync(portFile)) {
+    const remembered = Number(fs.readFileSync(portFile, 'utf8').trim());
+    if (Number.isInteger(remembered) && remembered > 0 && remembered < 65536)
+      if (await portIsFree(remembered)) return remembered;
+  }
+  return freePort();
+}
+
+/**
+ * Starts mongod on a free loopback port (the remembered one when it is free), with `replSet` as
+ * a single-member replica set that is primary before this resolves.
+ */
+export async function startMongod(options: MongodOptions): Promise<RunningMongod> {
+  const port = await choosePort(options.portFile);
+  const mongod = await spawnMongod(options, port);
+  if (options.portFile) fs.writeFileSync(options.portFile, `${port}\n`);
+  if (!options.replSet) return mongod;
+  const name = options.replSet;
+  const primaryTimeoutMs = options.primaryTimeoutMs ?? 60_000;
+  try {
+    const step = await ensureReplicaSetAt({ name, host: `127.0.0.1:${port}`, primaryTimeoutMs });
+    // replicaSet: the driver checks it is talking to this set, and transactions are offered.
+    return { ...mongod, uri: `${mongod.uri}?replicaSet=${name}`, replicaSet: { name, step } };
+  } catch (err) {
+    await mongod.stop();
+    const why = err instanceof Error ? err.message : String(err);
+    throw new MongodStartError(
+      `mongod started but its replica set "${name}" could not be made ready (${why}); its log is ${options.logFile}`,
+    );
+  }
+}
+
 /**
  * Starts mongod on a free loopback port with its data in `dataDir` (wiredTiger, kept between
  * runs). A lock left by a crashed run is mongod's to recover; nothing here deletes files.
  */
-export async function startMongod(options: MongodOptions): Promise<RunningMongod> {
+function spawnMongod(options: MongodOptions, port: number): Promise<RunningMongod> {
   const { binary, dataDir, logFile, dbName } = options;
   const startTimeoutMs = options.startTimeoutMs ?? 120_000;
   const stopTimeoutMs = options.stopTimeoutMs ?? 60_000;
   fs.mkdirSync(dataDir, { recursive: true });
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
-  const port = await freePort();
   const args = ['--dbpath', dataDir, '--port', String(port), '--bind_ip', '127.0.0.1'];
   args.push('--storageEngine', 'wiredTiger');
+  if (options.replSet) args.push('--replSet', options.replSet);
   // Its own process group: a Ctrl-C in the terminal reaches the launcher, which stops mongod only
   // after the API and the worker have finished their last writes.
   const child = spawn(binary, args, {
