@@ -240,7 +240,7 @@ describe('on a Redis Cluster: two API processes and two workers, as separate pro
       await odd.stop();
     }
   });
-  it('keeps redirecting on both APIs through a master killed under load, recovers /api, and counts every 302 once', async () => {
+  it('keeps redirecting on both APIs through a master killed under load, recovers /api and the QR workers, and counts every 302 once', async () => {
     const links: Array<{ id: number; alias: string }> = [];
     for (let n = 0; n < 8; n += 1) {
       const link = await client(apis[n % 2]!.url, key).post<{ id: number; shorturl: string }>(
@@ -298,6 +298,21 @@ describe('on a Redis Cluster: two API processes and two workers, as separate pro
         lost: ready.reduce((sum, c) => sum + c.lost, 0),
       };
     };
+    // The BullMQ workers resume: a QR code made after the failover, on each API, is rendered.
+    for (const api of apis) {
+      const qr = await client(api.url, key).post<{ id: number }>('/api/qr/add', {
+        type: 'text',
+        data: `after the failover, on ${api.url}`,
+      });
+      expect(qr.status, qr.text).to.equal(200);
+      await eventually(
+        async () =>
+          (await client(api.url, key).get<{ details: { status: string } }>(`/api/qr/${qr.body.id}`))
+            .body.details.status === 'ready',
+        'a QR code made after the failover rendered',
+        60_000,
+      );
+    }
     await eventually(async () => (await clicksOf()).spooled === 0, 'the spools flushed', 30_000);
     const total = [...served.values()].reduce((a, b) => a + b, 0);
     const counted = async () => {
