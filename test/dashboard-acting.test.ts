@@ -4,7 +4,8 @@ import { startTestApp, type TestApp } from './support/app-harness';
 import { createDashboardUser, signedIn, type DashboardClient } from './support/dashboard';
 import { client } from './support/http';
 import { createLink } from './support/links';
-import type { TestUser } from './support/users';
+import { insertQrCode } from './support/channels';
+import { uniqueName, type TestUser } from './support/users';
 
 /** Issue 23: the dashboard's account switcher, its pages, and the account its calls act in. */
 describe('dashboard account switcher and the Keys, Team and Audit log pages', () => {
@@ -110,6 +111,47 @@ describe('dashboard account switcher and the Keys, Team and Audit log pages', ()
     expect(malformed.status).to.equal(422);
     expect(malformed.text).to.include('account must be the id of an account');
     expect(actingMeta((await session.send('/app/links')).text)).to.equal(null);
+  });
+
+  it('never shows another account’s records on any page, acting in an account or in one’s own', async () => {
+    const marker = uniqueName('bola');
+    const a = await createDashboardUser();
+    const b = await createDashboardUser();
+    const member = await createDashboardUser();
+    await join(a, member, 'admin');
+    const link = await createLink(app, b.apiKey, { url: `https://example.com/${marker}` });
+    const qr = await insertQrCode(b.user.id, marker);
+    const key = await client(app.url, b.apiKey).post('/api/keys/add', {
+      name: marker,
+      scopes: ['links:read'],
+    });
+    expect(key.status, key.text).to.equal(200);
+    const session = await signedIn(app.url, member);
+    const pages = [
+      '/app/links',
+      '/app/links/new',
+      '/app/qr',
+      '/app/qr/new',
+      '/app/keys',
+      '/app/team',
+      '/app/audit',
+      '/app/security',
+      '/app/account',
+      '/app/import',
+    ];
+    for (const acting of [String(a.user.id), '']) {
+      expect((await switchTo(session, acting)).status).to.equal(303);
+      for (const path of pages) {
+        const res = await session.send(path);
+        expect(res.status, `${path}: ${res.text.slice(0, 200)}`).to.equal(200);
+        expect(res.text, path).not.to.include(marker);
+      }
+      for (const path of [`/app/links/${link.id}`, `/app/qr/${qr.id}`]) {
+        const res = await session.send(path);
+        expect(res.status, path).to.equal(404);
+        expect(res.text, path).not.to.include(marker);
+      }
+    }
   });
 
   it('refuses a switch without the CSRF token (403) and never redirects off the dashboard', async () => {

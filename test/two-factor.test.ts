@@ -6,6 +6,7 @@ import { startTestApp, type TestApp } from './support/app-harness';
 import { rejection } from './support/rejection';
 import { createDashboardUser, TEST_PASSWORD } from './support/dashboard';
 import { client } from './support/http';
+import { decodeImage } from './support/qr';
 import { createTestUser } from './support/users';
 import { allowNextCode, enrol, totpNow } from './support/two-factor';
 
@@ -30,6 +31,8 @@ describe('two-factor sign-in: /api/account/2fa', () => {
       `otpauth://totp/linkqr:${encodeURIComponent(user.user.email)}?secret=${secret}&issuer=linkqr`,
     );
     expect(qr).to.match(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    // Drawn by linkqr's own renderer, it must scan as the very URI an authenticator app needs.
+    expect((await decodeImage(Buffer.from(qr))).text).to.equal(uri);
     const status = await api.get('/api/account/2fa');
     expect(status.body).to.deep.equal({
       error: 0,

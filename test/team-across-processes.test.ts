@@ -11,10 +11,10 @@ const PLANS = [
 ];
 
 /**
- * A member's request carries a copy of the owner's record (plan, plan end) from the membership
- * cache; a plan change must reach it at once, in every process, not when the copy times out.
+ * Every API process caches memberships, each with a copy of the owner's record (plan, plan end):
+ * a removal or a plan change must reach them all at once, not when the copy times out.
  */
-describe('team members and the owner’s plan', () => {
+describe('team changes reaching every API process', () => {
   let app: TestApp;
   let other: TestApp;
   before(async () => {
@@ -50,6 +50,32 @@ describe('team members and the owner’s plan', () => {
     );
     expect(res.status, res.text).to.equal(200);
   }
+
+  it('ends a removed member’s access at once in every process', async () => {
+    const { owner, editor } = await teamWithEditor();
+    const list = (on: TestApp) => client(on.url, editor.apiKey).get('/api/urls', as(owner.user.id));
+    for (const on of [app, other]) expect((await list(on)).status).to.equal(200);
+    const team = await client(app.url, owner.apiKey).get<{ data: { members: { id: number }[] } }>(
+      '/api/team',
+    );
+    const [member] = team.body.data.members;
+    const removed = await client(app.url, owner.apiKey).delete(`/api/team/${member!.id}/delete`);
+    expect(removed.body).to.deep.equal({ error: 0, message: 'Member has been removed.' });
+    const key = `${owner.user.id}:${editor.user.id}`;
+    await eventually(
+      async () => membershipCacheFor(other.deps).peek(key) === undefined,
+      'the removal reaches the other process',
+    );
+    for (const on of [app, other]) {
+      const refused = await list(on);
+      expect(refused.status).to.equal(403);
+      expect(refused.body).to.deep.equal({
+        error: 1,
+        message: `Forbidden: you are not a member of account ${owner.user.id}`,
+        code: 'forbidden',
+      });
+    }
+  });
 
   it('applies a smaller plan to the member’s next write in every process', async () => {
     const { owner, editor } = await teamWithEditor();
