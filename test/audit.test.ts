@@ -188,6 +188,66 @@ describe('audit log', () => {
     ]);
   });
 
+  it('lists deeper with after (an entry id), newest first, ties in one millisecond included, off the {accountId, at, _id} index (issue 22, C5)', async () => {
+    const { user, apiKey } = await createTestUser();
+    const other = await createTestUser();
+    // Seven entries, three of them in one millisecond: the page boundary falls inside the tie.
+    const base = Date.now() - 60_000;
+    const times = [0, 1, 2, 2, 2, 3, 4].map((ms) => new Date(base + ms));
+    await AuditEntry.insertMany(
+      [...times.map((at) => ({ user, at })), { user: other.user, at: new Date(base) }].map(
+        ({ user: owner, at }, i) => ({
+          at,
+          expiresAt: new Date(at.getTime() + 86_400_000),
+          accountId: owner.id,
+          actorId: owner.id,
+          via: 'key',
+          method: 'POST',
+          route: '/api/url/add',
+          type: 'link',
+          recordId: i + 1,
+        }),
+      ),
+    );
+    const all = await entriesOf(apiKey, '?limit=100');
+    expect(all.map((e) => e.record)).to.have.members([1, 2, 3, 4, 5, 6, 7]);
+    const walked: string[] = [];
+    let page = await entriesOf(apiKey, '?limit=2');
+    while (page.length) {
+      walked.push(...page.map((e) => e.id));
+      page = await entriesOf(apiKey, `?limit=2&after=${page.at(-1)?.id}`);
+    }
+    expect(walked).to.deep.equal(all.map((e) => e.id));
+    // Within the filters too: after keeps `type`, `from` and `to`.
+    const narrowed = await entriesOf(apiKey, `?limit=1&type=link&after=${all[0]?.id}`);
+    expect(narrowed.map((e) => e.id)).to.deep.equal([all[1]?.id]);
+    // The list's order is the index's order: no in-memory sort of the account's entries.
+    expect(AuditEntry.schema.indexes().map(([keys]) => keys)).to.deep.include({
+      accountId: 1,
+      at: -1,
+      _id: -1,
+    });
+  });
+
+  it('after naming no entry of yours answers 422; a malformed one 400', async () => {
+    const { apiKey } = await createTestUser();
+    const other = await createTestUser();
+    await createLink(app, other.apiKey, { url: 'https://example.com/other' });
+    const [theirs] = await awaitEntries(other.apiKey, 1);
+    for (const after of ['0123456789abcdef01234567', theirs?.id]) {
+      const res = await client(app.url, apiKey).get(`/api/audit?after=${after}`);
+      expect(res.status, res.text).to.equal(422);
+      expect(res.body).to.deep.include({
+        error: 1,
+        code: 'validation_failed',
+        message: `after: you have no audit entry ${after}; list again without after`,
+      });
+    }
+    const bad = await client(app.url, apiKey).get('/api/audit?after=12');
+    expect(bad.status, bad.text).to.equal(400);
+    expect(bad.body).to.deep.include({ error: 1, code: 'bad_query', field: 'after' });
+  });
+
   it('keeps entries AUDIT_RETENTION_DAYS days, deleted by a TTL index', async () => {
     const { user, apiKey } = await createTestUser();
     await createLink(app, apiKey, { url: 'https://example.com/ttl' });

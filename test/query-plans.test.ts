@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
 import { purgeExpiredVisits } from '../src/visits/visit-retention';
 import { startTestApp, type TestApp } from './support/app-harness';
 import { createDashboardUser, signedIn } from './support/dashboard';
@@ -7,8 +9,14 @@ import { createBio } from './support/bio';
 import { client, request } from './support/http';
 import { finishedImport, startTestImportWorker, uploadImport } from './support/imports';
 import { imagePath, startQrWorker, waitForRender } from './support/qr';
-import { createLink, visit } from './support/links';
-import { canExplain, captureQueries, scans, type CapturedQuery } from './support/query-plans';
+import { createLink, eventually, visit } from './support/links';
+import {
+  canExplain,
+  captureQueries,
+  scans,
+  undocumentedIndexes,
+  type CapturedQuery,
+} from './support/query-plans';
 import { uniqueName } from './support/users';
 import { drainVisits } from './support/visits';
 
@@ -18,6 +26,13 @@ import { drainVisits } from './support/visits';
  * `explain`, so there each query is checked against the indexes the models declare (usesIndex in
  * support/query-plans.ts: the first key of a usable index bounded by the filter).
  */
+/** docs/scaling.md's "Query plans" section, which names every index the tours below use. */
+function plansSection(): string {
+  const doc = fs.readFileSync(path.join(__dirname, '..', 'docs', 'scaling.md'), 'utf8');
+  const start = doc.indexOf('### Query plans');
+  return doc.slice(start, doc.indexOf('\n### ', start + 1));
+}
+
 describe('query plans: no request path scans a collection (issue 22)', () => {
   let app: TestApp;
   before(async () => {
@@ -88,6 +103,15 @@ describe('query plans: no request path scans a collection (issue 22)', () => {
         expect(res.status, `${path}: ${res.text}`).to.be.below(400);
       }
       await api.put(`/api/url/${link.id}/update`, { title: 'renamed' });
+      // The audit log, and a page after an entry (entries are stored a moment after the write).
+      let entries: Array<{ id: string }> = [];
+      await eventually(async () => {
+        const res = await api.get<{ data: { entries: Array<{ id: string }> } }>('/api/audit');
+        entries = res.body.data.entries;
+        return entries.length > 1;
+      }, 'audit entries');
+      const deeper = await api.get(`/api/audit?limit=1&type=link&after=${entries[0]?.id}`);
+      expect(deeper.status, deeper.text).to.equal(200);
       await visit(app, `/r/${slug}`);
       await visit(app, `/r/${slug}`);
       await visit(app, '/no-such-alias');
@@ -99,6 +123,10 @@ describe('query plans: no request path scans a collection (issue 22)', () => {
     });
     expect(queries.length).to.be.greaterThan(20);
     expect(await scans(queries)).to.deep.equal([]);
+    expect(
+      undocumentedIndexes(queries, plansSection()),
+      'missing from docs/scaling.md',
+    ).to.deep.equal([]);
   });
 
   it('the public QR image, bio page, contact overlay, imports and bulk routes', async function () {
@@ -195,6 +223,14 @@ describe('query plans: no request path scans a collection (issue 22)', () => {
       });
       expect(queries.length).to.be.greaterThan(20);
       expect(await scans(queries)).to.deep.equal([]);
+      expect(
+        undocumentedIndexes(queries, plansSection()),
+        'missing from docs/scaling.md',
+      ).to.deep.equal([]);
+      expect(
+        undocumentedIndexes(queries, plansSection()),
+        'missing from docs/scaling.md',
+      ).to.deep.equal([]);
     } finally {
       await importer.close();
       await renderer.close();
@@ -206,5 +242,9 @@ describe('query plans: no request path scans a collection (issue 22)', () => {
       await purgeExpiredVisits(30);
     });
     expect(await scans(queries)).to.deep.equal([]);
+    expect(
+      undocumentedIndexes(queries, plansSection()),
+      'missing from docs/scaling.md',
+    ).to.deep.equal([]);
   });
 });

@@ -1,7 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { expect } from 'chai';
+import express from 'express';
+import { errorHandler } from '../src/shared/errors/error-handler';
+import { requestLog } from '../src/shared/http/request-log';
 import { createLogger } from '../src/shared/infra/logger';
+import { listen } from '../src/server';
 import { startTestApp, type TestApp } from './support/app-harness';
 import { client, request } from './support/http';
 import { createTestUser } from './support/users';
@@ -55,6 +59,50 @@ describe('request logging', () => {
     expect(text).not.to.include(password);
     expect(text).not.to.include('ZZZZ');
     expect(text).not.to.include('token=abc');
+  });
+
+  it("logs a request's failure with that request's id, and one without requestLog with none", async () => {
+    const failures: Array<Record<string, unknown>> = [];
+    const logger = createLogger('info', 'linkqr-test', {
+      write: (line: string) => {
+        const entry = JSON.parse(line) as Record<string, unknown>;
+        // The error handler's line (the access log's own 500 line carries no `err`).
+        if (entry.msg === 'request failed' && entry.err) failures.push(entry);
+      },
+    });
+    const boom = () => {
+      throw new Error('boom');
+    };
+    const bare = express();
+    bare.get('/api/unlogged', boom);
+    bare.use(requestLog(logger));
+    bare.get('/api/boom', boom);
+    bare.use(errorHandler(logger));
+    const server = await listen(bare, 0, '127.0.0.1');
+    try {
+      const base = `http://127.0.0.1:${server.port}`;
+      for (const id of ['boom-1', 'boom-2']) {
+        const res = await request(base, '/api/boom', { headers: { 'x-request-id': id } });
+        expect(res.status).to.equal(500);
+        expect(res.body).to.deep.equal({
+          error: 1,
+          message: 'Internal server error',
+          code: 'internal',
+        });
+      }
+      const unlogged = await request(base, '/api/unlogged', {
+        headers: { 'x-request-id': 'none' },
+      });
+      expect(unlogged.status).to.equal(500);
+      expect(unlogged.body).to.deep.equal({
+        error: 1,
+        message: 'Internal server error',
+        code: 'internal',
+      });
+    } finally {
+      await server.close();
+    }
+    expect(failures.map((f) => f.reqId)).to.deep.equal(['boom-1', 'boom-2', undefined]);
   });
 
   it('writes a batch of fast-path requests still waiting when the process exits', () => {

@@ -151,9 +151,11 @@ describe('visit recording and statistics', () => {
   });
 
   it('takes over the entries a drainer read but never acknowledged, counting each once', async () => {
-    const stored = nextTarget++;
-    // Both in one partition, which the dead consumer reads.
+    // Both in one partition, which the dead consumer reads; both ids are reserved from the
+    // counter so that no other test counts clicks on the second one.
+    const stored = nextTarget;
     const unstored = stored + DEFAULT_VISIT_PARTITIONS;
+    nextTarget = unstored + 1;
     const partition = visitPartitionOf('qr', stored, DEFAULT_VISIT_PARTITIONS);
     await hit(stored, { 'user-agent': chrome });
     await hit(unstored, { 'user-agent': chrome });

@@ -26,7 +26,10 @@ const auditEntrySchema = new Schema(
   { versionKey: false, collection: 'audit_log', minimize: false },
 );
 
-auditEntrySchema.index({ accountId: 1, at: -1 });
+// The list's whole order (newest first, `_id` between entries of one millisecond): a page, and a
+// page after an entry, reads its entries off the index; {accountId, at} alone left the `_id`
+// tie-break to an in-memory sort of every entry of the account.
+auditEntrySchema.index({ accountId: 1, at: -1, _id: -1 });
 
 export type AuditEntryRecord = InferSchemaType<typeof auditEntrySchema>;
 export const AuditEntry = model('AuditEntry', auditEntrySchema);

@@ -16,6 +16,8 @@ const api = {
       'Who (user, key or dashboard session), what (route, record type and id, the fields set, secrets never shown), when and from which address. Kept AUDIT_RETENTION_DAYS days.',
     query: auditQuerySchema,
     responses: { 200: listResponse('entries', auditEntryJson, 'A page of entries') },
+    // `after` naming no entry of the caller's.
+    errors: [422],
   }),
 };
 
@@ -24,7 +26,10 @@ export function auditRouter(): Router {
   router.get('/audit', api.list, async (req, res) => {
     const query = validatedQuery<AuditQuery>(res);
     const { items, total } = await listAuditEntries(currentUser(req).id, query);
-    sendList(res, 'entries', items.map(presentAuditEntry), total, query);
+    sendList(res, 'entries', items.map(presentAuditEntry), total, {
+      page: query.page,
+      limit: query.limit,
+    });
   });
   return router;
 }

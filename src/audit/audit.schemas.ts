@@ -12,11 +12,18 @@ export const auditQuerySchema = (pageQuerySchema as Joi.ObjectSchema).keys({
       'record type: link, qr, campaign, channel, domain, pixel, overlay, splash, key, account, ...',
     ),
   id: idSchema.description('record id (with `type`)'),
+  after: Joi.string()
+    .hex()
+    .length(24)
+    .description(
+      'id of the last entry seen: the entries after it, newest first, whatever the depth (`page` is then ignored)',
+    ),
 });
 
-export interface AuditQuery extends PageQuery {
+export interface AuditQuery extends Omit<PageQuery, 'after'> {
   from?: Date;
   to?: Date;
   type?: string;
   id?: number;
+  after?: string;
 }

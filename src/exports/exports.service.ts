@@ -46,6 +46,7 @@ export async function* linkRows(
       getClickCounts(
         'link',
         chunk.map((l) => l.id),
+        analyticsReadPreference(),
       ),
     ]);
     for (const link of chunk) {

@@ -1,5 +1,7 @@
 import type { RedisClient } from '../shared/infra/redis-connections';
 import type { RedisKeys } from '../shared/infra/redis-keys';
+import type { ReadPreference } from '../config';
+import { analyticsReadPreference } from '../shared/infra/mongo';
 import { clearRemovalMarks, subtractFromAccount } from '../stats/account-rollup';
 import { deleteRollups } from '../stats/stats-rollup';
 import { VisitBucket, VisitCount, VisitTotal, type StoredVisit } from './visit.model';
@@ -18,6 +20,7 @@ async function top(target: string, dim: Dimension): Promise<Record<string, strin
   const rows = await VisitCount.find({ target, dim })
     .sort({ count: -1, label: 1 })
     .limit(TOP)
+    .read(analyticsReadPreference())
     .lean();
   return Object.fromEntries(rows.map((r) => [r.label, String(r.count)]));
 }
@@ -33,7 +36,7 @@ export async function getStatistics(
 ): Promise<Statistics> {
   const key = targetKey(target);
   const [total, uniques, ...tops] = await Promise.all([
-    VisitTotal.findOne({ _id: key }).lean(),
+    VisitTotal.findOne({ _id: key }).read(analyticsReadPreference()).lean(),
     redis.pfcount(uniqueVisitorsKey(keys, key)),
     ...(['country', 'referrer', 'browser', 'os'] as const).map((dim) => top(key, dim)),
   ]);
@@ -61,13 +64,22 @@ export async function getVariantClicks(target: VisitTarget): Promise<Map<string,
   return new Map(rows.map((r) => [r.label, r.count]));
 }
 
-/** Click (or scan) totals of several links or QR codes at once, for list pages. */
-export async function getClickCounts(kind: VisitKind, ids: number[]): Promise<Map<number, number>> {
+/**
+ * Click (or scan) totals of several links or QR codes at once, for list pages. From the primary
+ * unless told (a click limit is decided on it); exports pass MONGODB_READ_PREFERENCE's.
+ */
+export async function getClickCounts(
+  kind: VisitKind,
+  ids: number[],
+  readPreference: ReadPreference = 'primary',
+): Promise<Map<number, number>> {
   const result = new Map<number, number>(ids.map((id) => [id, 0]));
   if (ids.length === 0) return result;
   const rows = await VisitTotal.find({
     _id: { $in: ids.map((id) => targetKey({ kind, id })) },
-  }).lean();
+  })
+    .read(readPreference)
+    .lean();
   for (const row of rows) result.set(Number(String(row._id).split(':')[1]), row.clicks ?? 0);
   return result;
 }

@@ -239,3 +239,63 @@ export async function scans(queries: readonly CapturedQuery[]): Promise<string[]
   }
   return [...new Set(out)];
 }
+
+/**
+ * The declared index a query is answered from, as docs/scaling.md names it (`links {userId, id}`,
+ * `visit_totals _id`): of the usable indexes, the one whose leading keys the filter bounds, then
+ * the sort follows, furthest. Undefined for a query no index serves (or a metadata count).
+ */
+export function indexFor(
+  query: CapturedQuery,
+  indexes: Map<string, DeclaredIndex[]>,
+): string | undefined {
+  const declared = indexes.get(query.collection) ?? [{ keys: { _id: 1 }, partial: undefined }];
+  const filter = conjuncts(query.filter);
+  const sortKeys = Object.keys(query.sort ?? {});
+  let best: { keys: string[]; score: number } | undefined;
+  for (const index of declared) {
+    const keys = Object.keys(index.keys);
+    if (!partialHolds(index.partial, filter)) continue;
+    let score = 0;
+    while (
+      score < keys.length &&
+      (keys[score] as string) in filter &&
+      bounds(filter[keys[score] as string])
+    )
+      score += 1;
+    const fromFilter = score;
+    for (const s of sortKeys) if (keys[score] === s) score += 1;
+    const usable = fromFilter > 0 || (Object.keys(filter).length === 0 && score > 0);
+    if (!usable) continue;
+    if (!best || score > best.score || (score === best.score && keys.length < best.keys.length))
+      best = { keys, score };
+  }
+  if (!best) return undefined;
+  return best.keys.length === 1 && best.keys[0] === '_id'
+    ? `${query.collection} _id`
+    : `${query.collection} {${best.keys.join(', ')}}`;
+}
+
+/** The indexes a query is answered from: one, or one per branch of a top-level `$or`. */
+export function indexesFor(query: CapturedQuery, indexes: Map<string, DeclaredIndex[]>): string[] {
+  const filter = conjuncts(query.filter);
+  if (!Array.isArray(filter.$or)) {
+    const one = indexFor(query, indexes);
+    return one ? [one] : [];
+  }
+  const rest = { ...filter };
+  delete rest.$or;
+  return (filter.$or as Doc[]).flatMap((branch) =>
+    indexesFor({ ...query, filter: { ...rest, ...branch } }, indexes),
+  );
+}
+
+/**
+ * The indexes the queries use that docs/scaling.md's "Query plans" section does not name (as
+ * `collection {keys}` or `collection _id`): the document lists every plan of the request paths.
+ */
+export function undocumentedIndexes(queries: readonly CapturedQuery[], section: string): string[] {
+  const indexes = declaredIndexes();
+  const used = new Set(queries.flatMap((q) => indexesFor(q, indexes)));
+  return [...used].filter((name) => !section.includes(name)).sort();
+}

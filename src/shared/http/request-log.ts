@@ -74,6 +74,31 @@ export function batchedAccessLog(
   };
 }
 
+const BASE_LOGGER = Symbol('linkqr.baseLogger');
+const CHILD_LOGGER = Symbol('linkqr.requestLogger');
+
+type LoggedRequest = { id?: string; [CHILD_LOGGER]?: Logger };
+
+/**
+ * `req.log` as one getter on the requests' prototype (an app's `request`), installed on its first
+ * request: a child logger bound to the request id, made on first use. A getter defined on each
+ * request instead gave every request a hidden class of its own (its getter a new closure), so
+ * every property V8 read or wrote on it afterwards, in Express, Node's HTTP code and ours, missed
+ * its inline caches and built new maps: the costliest line of a cached list. A request that
+ * never passed `requestLog` (no id) has no `log`, as before.
+ */
+function logGetterOn(proto: object, logger: Logger): void {
+  if (Object.prototype.hasOwnProperty.call(proto, BASE_LOGGER)) return;
+  Object.defineProperty(proto, BASE_LOGGER, { value: logger });
+  Object.defineProperty(proto, 'log', {
+    configurable: true,
+    get(this: LoggedRequest & { [BASE_LOGGER]: Logger }): Logger | undefined {
+      if (this.id === undefined) return undefined;
+      return (this[CHILD_LOGGER] ??= this[BASE_LOGGER].child({ reqId: this.id }));
+    },
+  });
+}
+
 /**
  * Request ids and one access-log line per request (method, path, status, duration; never headers,
  * query strings or bodies, which can carry keys and passwords). Cheaper than a child logger per
@@ -85,11 +110,7 @@ export function requestLog(logger: Logger): RequestHandler {
     const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.setHeader('X-Request-Id', id);
     req.id = id;
-    let child: Logger | undefined;
-    Object.defineProperty(req, 'log', {
-      configurable: true,
-      get: () => (child ??= logger.child({ reqId: id })),
-    });
+    logGetterOn(Object.getPrototypeOf(req) as object, logger);
     if (logger.isLevelEnabled('info')) {
       const started = process.hrtime.bigint();
       res.once('finish', () => {

@@ -141,6 +141,8 @@ function spawnMongod(options: MongodOptions, port: number): Promise<RunningMongo
     detached: true,
   });
   const log = fs.createWriteStream(logFile, { flags: 'a' });
+  // stop() resolves once mongod's last lines are in its log, not just once it has exited.
+  const logWritten = new Promise<void>((resolve) => log.once('close', () => resolve()));
   child.stderr?.pipe(log, { end: false });
   // Should the launcher exit without stopping it, mongod still gets its clean-shutdown signal.
   const stopOnExit = () => child.kill('SIGTERM');
@@ -179,7 +181,11 @@ function spawnMongod(options: MongodOptions, port: number): Promise<RunningMongo
           resolve({
             uri: `mongodb://127.0.0.1:${port}/${dbName}`,
             pid: child.pid as number,
-            stop: () => stopProcess(child, stopTimeoutMs),
+            stop: async () => {
+              const exit = await stopProcess(child, stopTimeoutMs);
+              await logWritten;
+              return exit;
+            },
           });
         }
       }
