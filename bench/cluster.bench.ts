@@ -17,6 +17,9 @@ import { build, cli, startPinned, waitForOk, type Pinned } from './support/servi
  * interleaved (the side that goes first swaps every round), and a run ends when its last click
  * is counted (every 302 must be counted, exactly: a click lost or counted twice fails the bench).
  *
+ * It also reports the CPU the service's processes spent per click (from /proc, drain included):
+ * on a machine other jobs load, the rates move with the share of core 0 the service gets.
+ *
  * BENCH_ROUNDS (3), BENCH_SECONDS (10) and BENCH_WARM (3000 redirects per side) adjust it;
  * `BENCH_ROUNDS=1 BENCH_SECONDS=1 BENCH_WARM=200` is a smoke run.
  */
@@ -38,6 +41,13 @@ interface Side {
   served: number;
   rates: number[];
   drains: number[];
+  /** CPU the service's processes (API, worker, engine) spent per click, each round, in µs. */
+  cpuPerClick: number[];
+}
+
+/** CPU time the service's process tree has used so far, in ms. */
+function cpuOf(service: Pinned): number {
+  return service.tree().reduce((sum, p) => sum + p.cpuMs, 0);
 }
 
 /** Sends exactly `amount` redirects; every answer must be a 302. */
@@ -123,6 +133,7 @@ async function startSide(name: string, redisEnv: NodeJS.ProcessEnv, dir: string)
     served: 0,
     rates: [],
     drains: [],
+    cpuPerClick: [],
   };
 }
 
@@ -156,10 +167,14 @@ async function main(): Promise<void> {
     for (let round = 0; round < ROUNDS; round += 1) {
       const order = round % 2 ? [...sides].reverse() : sides;
       for (const side of order) {
+        const cpuBefore = cpuOf(side.service);
         const run = await redirects(`${side.url}${side.alias}`, amount);
         side.served += run.ok;
         const drainMs = await counted(side);
         side.drains.push(drainMs);
+        // The service's CPU per click, drain included: on a machine other jobs load, rates move
+        // with the share of core 0 the service gets, this much less.
+        side.cpuPerClick.push(((cpuOf(side.service) - cpuBefore) * 1000) / run.ok);
         // A click costs its drain too: the run ends when the last one is counted.
         side.rates.push(run.ok / (run.ok / run.rps + drainMs / 1000));
       }
@@ -174,6 +189,14 @@ async function main(): Promise<void> {
     }
     console.log(
       `  ratio of medians (cluster / one server) ${fmt(ratio, 2)}x (per round: ${many.rates.map((x, i) => fmt(x / (one.rates[i] ?? 1), 2)).join(', ')}); target ${TARGET}x: ${ratio >= TARGET ? 'holds' : 'MISSED'}`,
+    );
+    console.log('\nCPU of the service (API, worker, engine) per click, drain included');
+    for (const side of sides) {
+      console.log(`  ${side.name.padEnd(8)} ${side.cpuPerClick.map((x) => fmt(x)).join(' / ')} µs`);
+    }
+    const cpuRatio = median(one.cpuPerClick) / median(many.cpuPerClick);
+    console.log(
+      `  ratio of medians (one server / cluster, as a throughput ratio) ${fmt(cpuRatio, 2)}x (per round: ${many.cpuPerClick.map((x, i) => fmt((one.cpuPerClick[i] ?? 0) / x, 2)).join(', ')})`,
     );
   } catch (err) {
     failed = true;

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
+import { Bio } from '../src/bio/bio.model';
 import { Campaign } from '../src/campaigns/campaign.model';
 import { Channel } from '../src/channels/channel.model';
+import { Link } from '../src/links/link.model';
 import { Overlay } from '../src/overlays/overlay.model';
 import { Pixel } from '../src/pixels/pixel.model';
 import { SplashPage } from '../src/splash/splash-page.model';
@@ -134,5 +136,113 @@ describe('portable export: records checked as their create routes check them', f
     expect(campaign).to.not.have.property('clicks');
     const channel = await Channel.findOne({ userId }).lean();
     expect(channel).to.deep.include({ name: 'Print', color: '', userId });
+  });
+
+  it("fails a link whose behaviour fields url/add refuses, with url/add's message, and stores a sound one as url/add would", async () => {
+    const api = client(app.url, (await createTestUser()).apiKey);
+    const refusals = [
+      { geotarget: [{ location: 'Germany', link: 'javascript:alert(1)' }] },
+      { metaimage: 'javascript:alert(1)' },
+      {
+        variants: [
+          { url: 'https://example.com/a', weight: 100 },
+          { url: 'data:,x', weight: 0 },
+        ],
+      },
+    ];
+    const messages: string[] = [];
+    for (const body of refusals) {
+      const res = await api.post<{ error: number; message: string }>('/api/url/add', {
+        url: 'https://example.com/t',
+        ...body,
+      });
+      expect(res.status, res.text).to.equal(422);
+      messages.push(res.body.message);
+    }
+    const { apiKey, user } = await createTestUser();
+    const stem = uniqueName('lf');
+    const links = refusals.map((fields, i) => ({
+      type: 'link',
+      data: { id: i + 1, alias: `${stem}-${i}`, url: 'https://example.com/t', ...fields },
+    }));
+    const sound = {
+      type: 'link',
+      data: {
+        id: 9,
+        alias: `${stem}-ok`,
+        url: 'https://example.com/ok',
+        geotarget: [{ location: 'Germany', link: 'https://example.de/' }],
+        maxClicks: 5,
+        clicks: 3,
+        health: { status: 'broken', failures: 99 },
+        searchKeys: ['someone-else'],
+        evil: '<script>',
+      },
+    };
+    const text = [HEADER, ...links, sound].map((l) => JSON.stringify(l)).join('\n');
+    const started = await uploadImport(app, apiKey, text, { source: 'linkqr' });
+    const report = await finishedImport(app, apiKey, started.body.id);
+    expect(report).to.deep.include({ status: 'done', total: 4, imported: 1, failed: 3 });
+    expect(report.errors).to.deep.equal(
+      messages.map((message, i) => ({ item: String(i + 1), message })),
+    );
+    const stored = await Link.find({ userId: user.id }).lean();
+    expect(stored).to.have.length(1);
+    expect(stored[0]).to.deep.include({
+      alias: `${stem}-ok`,
+      geotarget: [{ location: 'Germany', link: 'https://example.de/' }],
+      maxClicks: 5,
+      clicks: 3,
+      health: null,
+    });
+    expect(stored[0]?.searchKeys).to.not.include('someone-else');
+    expect(stored[0]).to.not.have.property('evil');
+  });
+
+  it('imports a bio page as bio/add would: a taken alias skipped (or renamed with onConflict rename), a bad link refused', async () => {
+    const owner = await createTestUser();
+    const taken = uniqueName('bt');
+    const made = await client(app.url, owner.apiKey).post('/api/bio/add', {
+      name: 'Theirs',
+      alias: taken,
+    });
+    expect(made.status, made.text).to.equal(200);
+    const links = [{ title: 'Shop', url: 'https://example.com/shop', clicks: 5 }];
+    const pages = [
+      { type: 'bio', data: { id: 1, name: 'Mine', alias: taken, links } },
+      {
+        type: 'bio',
+        data: { id: 2, name: 'Bad', links: [{ title: 'x', url: 'javascript:alert(1)' }] },
+      },
+    ];
+    const text = [HEADER, ...pages].map((l) => JSON.stringify(l)).join('\n');
+
+    const skipper = await createTestUser();
+    const skipped = await finishedImport(
+      app,
+      skipper.apiKey,
+      (await uploadImport(app, skipper.apiKey, text, { source: 'linkqr' })).body.id,
+    );
+    expect(skipped).to.deep.include({ status: 'done', imported: 0, skipped: 1, failed: 1 });
+    expect(skipped.errors).to.deep.equal([
+      { item: 'bio 1', message: `alias ${taken} is already taken: skipped` },
+      { item: 'bio 2', message: 'links[0].url must be an http or https URL' },
+    ]);
+
+    const renamer = await createTestUser();
+    const renamed = await finishedImport(
+      app,
+      renamer.apiKey,
+      (await uploadImport(app, renamer.apiKey, text, { source: 'linkqr', onConflict: 'rename' }))
+        .body.id,
+    );
+    expect(renamed).to.deep.include({ status: 'done', imported: 1, failed: 1 });
+    const page = await Bio.findOne({ userId: renamer.user.id }).lean();
+    expect(page?.alias).to.not.equal(taken);
+    expect(page?.links).to.deep.equal([{ title: 'Shop', url: 'https://example.com/shop' }]);
+    expect(renamed.errors[0]).to.deep.equal({
+      item: 'bio 1',
+      message: `alias ${taken} was taken: imported as ${page?.alias}`,
+    });
   });
 });

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
+import { Bio } from '../src/bio/bio.model';
 import { Campaign } from '../src/campaigns/campaign.model';
 import { Channel, ChannelItem } from '../src/channels/channel.model';
 import { BrandedDomain } from '../src/domains/domain.model';
+import { ImportJob } from '../src/imports/import.model';
 import { AliasReservation } from '../src/links/alias.model';
 import { Link, type LinkRecord } from '../src/links/link.model';
 import { Overlay } from '../src/overlays/overlay.model';
@@ -99,6 +101,13 @@ describe('portable export: GET /api/export, then source linkqr', function () {
     await assignToCampaign(app, apiKey, campaign.id, plain.id);
     await assignToChannel(app, apiKey, channel.id, 'links', rich.id);
     await assignToChannel(app, apiKey, channel.id, 'qr', qr.id);
+    const bioRes = await api.post<{ id: number; url: string }>('/api/bio/add', {
+      name: 'My links',
+      alias: `${stem}-bio`,
+      links: [{ title: 'Shop', url: 'https://example.com/shop' }],
+    });
+    expect(bioRes.status, bioRes.text).to.equal(200);
+    await assignToChannel(app, apiKey, channel.id, 'bio', bioRes.body.id);
     const hook = await api.post('/api/webhook/add', {
       url: 'http://127.0.0.1:9/in',
       events: ['link.created'],
@@ -129,11 +138,13 @@ describe('portable export: GET /api/export, then source linkqr', function () {
       'overlay',
       'campaign',
       'channel',
+      'bio',
       'link',
       'link',
       'link',
       'link',
       'qr',
+      'channelItem',
       'channelItem',
       'channelItem',
       'webhook',
@@ -155,7 +166,11 @@ describe('portable export: GET /api/export, then source linkqr', function () {
       overlay: await Overlay.findOne({ id: overlay }).lean(),
       campaign: await Campaign.findOne({ id: campaign.id }).lean(),
       qr: await QrCode.findOne({ id: qr.id }).lean(),
+      bio: await Bio.findOne({ id: bioRes.body.id }).lean(),
     };
+    const bioPageBefore = await visit(app, `/b/${stem}-bio`);
+    expect(bioPageBefore.status).to.equal(200);
+    const bioHtml = bioPageBefore.text;
     for (const model of [
       Link,
       BrandedDomain,
@@ -166,10 +181,13 @@ describe('portable export: GET /api/export, then source linkqr', function () {
       Channel,
       ChannelItem,
       QrCode,
+      Bio,
     ])
       await (model as typeof Link).deleteMany({ userId: user.id });
     await QrImage.deleteMany({ qrId: qr.id });
-    await AliasReservation.deleteMany({ alias: { $in: [...aliases, branded.alias] } });
+    await AliasReservation.deleteMany({
+      alias: { $in: [...aliases, branded.alias, `${stem}-bio`] },
+    });
 
     const newcomer = await createTestUser();
     const started = await uploadImport(app, newcomer.apiKey, text, { source: 'linkqr' });
@@ -177,8 +195,8 @@ describe('portable export: GET /api/export, then source linkqr', function () {
     const report = await finishedImport(app, newcomer.apiKey, started.body.id);
     expect(report, JSON.stringify(report.errors)).to.deep.include({
       status: 'done',
-      total: 14,
-      imported: 14,
+      total: 16,
+      imported: 16,
       skipped: 0,
       failed: 0,
     });
@@ -198,6 +216,12 @@ describe('portable export: GET /api/export, then source linkqr', function () {
       ],
     );
     const newQr = await QrCode.findOne({ userId }).lean();
+    const newBio = await Bio.findOne({ userId }).lean();
+    // Same name, alias, links and date; its page served again at the same address.
+    expect(comparable(newBio ?? {})).to.deep.equal(comparable(original.bio ?? {}));
+    const bioPageAfter = await visit(app, `/b/${stem}-bio`);
+    expect(bioPageAfter.status).to.equal(200);
+    expect(bioPageAfter.text).to.equal(bioHtml);
     expect(comparable(newPixel ?? {})).to.deep.equal(comparable(original.pixel ?? {}));
     expect(comparable(newSplash ?? {})).to.deep.equal(comparable(original.splash ?? {}));
     expect(comparable(newOverlay ?? {})).to.deep.equal(comparable(original.overlay ?? {}));
@@ -222,6 +246,7 @@ describe('portable export: GET /api/export, then source linkqr', function () {
     expect(byAlias.get(branded.alias)?.domainId).to.equal(newDomain?.id);
     const assigned = await ChannelItem.find({ userId }).sort({ type: 1 }).lean();
     expect(assigned.map((a) => [a.channelId, a.type, a.itemId])).to.deep.equal([
+      [newChannel?.id, 'bio', newBio?.id],
       [newChannel?.id, 'links', byAlias.get(rich.alias)?.id],
       [newChannel?.id, 'qr', newQr?.id],
     ]);
@@ -246,7 +271,7 @@ describe('portable export: GET /api/export, then source linkqr', function () {
 
     const again = await uploadImport(app, newcomer.apiKey, text, { source: 'linkqr' });
     const rerun = await finishedImport(app, newcomer.apiKey, again.body.id);
-    expect(rerun).to.deep.include({ status: 'done', imported: 0, failed: 0, skipped: 14 });
+    expect(rerun).to.deep.include({ status: 'done', imported: 0, failed: 0, skipped: 16 });
     expect(await QrCode.countDocuments({ userId })).to.equal(1);
   });
 
@@ -319,6 +344,41 @@ describe('portable export: GET /api/export, then source linkqr', function () {
     expect(scan.headers.get('location')).to.equal(`http://linkqr.test/${newLink?.alias}`);
     const redirect = await visit(app, `/${newLink?.alias}`);
     expect(redirect.headers.get('location')).to.equal('https://example.com/qr-target');
+  });
+
+  it("reads another linkqr's GET /api/export with its key (url + key), the key kept nowhere", async () => {
+    const owner = await createTestUser();
+    const link = await createLink(app, owner.apiKey, {
+      url: 'https://example.com/live-source',
+      custom: uniqueName('lv'),
+    });
+    const { apiKey, user } = await createTestUser();
+    // The same service stands in for the other linkqr: its alias is taken here, so renamed.
+    const started = await client(app.url, apiKey).post<{ id: number }>('/api/import', {
+      source: 'linkqr',
+      url: app.url,
+      key: owner.apiKey,
+      onConflict: 'rename',
+    });
+    expect(started.status, started.text).to.equal(200);
+    const report = await finishedImport(app, apiKey, started.body.id);
+    expect(report, JSON.stringify(report.errors)).to.deep.include({
+      status: 'done',
+      total: 1,
+      imported: 1,
+    });
+    const made = await Link.findOne({ userId: user.id }).lean<LinkRecord>();
+    expect(made?.url).to.equal('https://example.com/live-source');
+    expect(report.errors).to.deep.equal([
+      {
+        item: String((await Link.findOne({ alias: link.alias }).lean<LinkRecord>())?.id),
+        message: `alias ${link.alias} was taken: imported as ${made?.alias}`,
+      },
+    ]);
+    const redirect = await visit(app, `/${made?.alias}`);
+    expect(redirect.headers.get('location')).to.equal('https://example.com/live-source');
+    const job = await ImportJob.findOne({ id: started.body.id }).lean();
+    expect(JSON.stringify(job)).to.not.include(owner.apiKey);
   });
 
   it('refuses a file that is not a linkqr export, saying so', async () => {

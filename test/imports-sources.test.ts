@@ -234,6 +234,11 @@ describe('imports: Shlink, Kutt, Bitly and GemPixel sources against local fakes'
           item: report.errors.find((e) => e.message.startsWith(`alias ${taken.alias}`))?.item ?? '',
           message: `alias ${taken.alias} is already taken: skipped`,
         });
+        // The 429 (request 2) and the 503 (request 4) were met, and each request asked again.
+        const paths = fake.requests.map((r) => r.path);
+        expect(paths.length).to.be.at.least(5);
+        expect(paths[2], 'asked again after the 429').to.equal(paths[1]);
+        expect(paths[4], 'asked again after the 503').to.equal(paths[3]);
         const [header, value] = c.keyHeader;
         const real = fake.requests.filter((r) => r.headers[header] === value);
         expect(real.length, 'every request carries the key').to.equal(fake.requests.length);

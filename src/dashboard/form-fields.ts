@@ -94,6 +94,7 @@ export function formFields(
         ...(hint.help ? { help: hint.help } : {}),
         ...(hint.optionsFrom ? { optionsFrom: hint.optionsFrom } : {}),
         ...(hint.ruleKeys ? { ruleKeys: hint.ruleKeys } : {}),
+        ...(hint.within ? { within: hint.within } : {}),
       };
       if (kind === 'rules') {
         field.rowLabel = hint.rowLabel ?? 'rule';

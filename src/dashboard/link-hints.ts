@@ -72,19 +72,24 @@ export const linkHints: Record<string, FieldHint> = {
     label: 'CTA overlay',
     optionsFrom: { path: '/overlay', key: 'cta', value: 'id', label: 'name' },
   },
+  // GemPixel's three maps are rules of one key: the rules editor shows them as sections of its
+  // own, after the rules (the order the engine tries them in), and saves them back to the maps
+  // so that API clients read them where GemPixel puts them.
   geotarget: {
-    label: 'Country targeting',
+    label: 'Country targeting (GemPixel’s geotarget)',
     rowLabel: 'country rule',
-    help: 'Visitors from a country go to its link; the first rule for a country wins.',
+    help: 'A country a rule, tried after the rules above; the first rule for a country wins. API clients read these as the link’s geotarget.',
+    within: 'rules',
     columns: {
       location: { label: 'Country', kind: 'suggest', options: countries },
       link: targetLink,
     },
   },
   devicetarget: {
-    label: 'Device targeting',
+    label: 'Device targeting (GemPixel’s devicetarget)',
     rowLabel: 'device rule',
-    help: 'Visitors on a device go to its link.',
+    help: 'A device a rule, by GemPixel’s device names, tried after the country targeting. API clients read these as the link’s devicetarget.',
+    within: 'rules',
     columns: {
       device: {
         label: 'Device',
@@ -95,9 +100,10 @@ export const linkHints: Record<string, FieldHint> = {
     },
   },
   languagetarget: {
-    label: 'Language targeting',
+    label: 'Language targeting (GemPixel’s languagetarget)',
     rowLabel: 'language rule',
-    help: 'Visitors whose browser prefers a language go to its link.',
+    help: 'A language a rule (the one the browser prefers), tried last. API clients read these as the link’s languagetarget.',
+    within: 'rules',
     columns: {
       language: { label: 'Language', kind: 'suggest', options: languages },
       link: targetLink,

@@ -32,7 +32,7 @@ export const ruleHints: Record<string, FieldHint> = {
     kind: 'rules',
     label: 'Redirect rules',
     rowLabel: 'rule',
-    help: 'Tried in order before the targeting above; the first rule whose filled conditions all match sends the visitor to its URL.',
+    help: 'Tried in order, before the country, device and language targeting below; the first rule whose filled conditions all match sends the visitor to its URL.',
     ruleKeys,
   },
   variants: {

@@ -47,12 +47,13 @@ export interface RowColumn {
 /**
  * One key of a redirect rule's `when`, as the rules editor (web/app/rules.js) offers it: `list`
  * is values separated by commas, `devices` a box per device, `query` `name=value&name=*`,
- * `datetime` a local date and time (sent with its zone).
+ * `datetime` a local date and time (sent with its zone). GemPixel's maps name one value a row:
+ * `select` one of `options`, `suggest` a text offering `options` as you type.
  */
 export interface RuleKeySpec {
   name: string;
   label: string;
-  kind: 'list' | 'devices' | 'query' | 'datetime';
+  kind: 'list' | 'devices' | 'query' | 'datetime' | 'select' | 'suggest';
   help?: string;
   options?: FieldOption[];
 }
@@ -75,6 +76,11 @@ export interface FormField {
   maxRows?: number;
   /** `rules`: the keys a rule's `when` may name, in the order the editor shows them. */
   ruleKeys?: RuleKeySpec[];
+  /**
+   * The field (`rules`) whose editor also edits this one, in a section of its own: GemPixel's
+   * targeting maps are rules of one key, kept apart only because API clients read them apart.
+   */
+  within?: string;
 }
 
 /** One message of `POST /app/api/dashboard/check`: `path` `[0, 'link']` is the first row's link. */

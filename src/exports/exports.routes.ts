@@ -53,7 +53,7 @@ const api = {
     scope: 'imports:read',
     summary: 'Download everything you own, to move it to another linkqr',
     description:
-      'JSON lines: a header line (`format`, `version`, `source`, `exported`, `user`), then one `{type, data}` line per record: domains, pixels, splash pages, overlays, campaigns, channels, links, QR codes, channel assignments and webhooks (without secrets). `POST /api/import` with `source: linkqr` reads it. See docs/export-format.md.',
+      'JSON lines: a header line (`format`, `version`, `source`, `exported`, `user`), then one `{type, data}` line per record: domains, pixels, splash pages, overlays, campaigns, channels, bio pages, links, QR codes, channel assignments and webhooks (without secrets). `POST /api/import` with `source: linkqr` reads it. See docs/export-format.md.',
     responses: {
       200: {
         description: 'JSON lines',

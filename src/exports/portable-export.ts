@@ -1,4 +1,5 @@
 import type { Model } from 'mongoose';
+import { Bio } from '../bio/bio.model';
 import { Campaign } from '../campaigns/campaign.model';
 import { Channel, ChannelItem } from '../channels/channel.model';
 import { BrandedDomain } from '../domains/domain.model';
@@ -24,6 +25,7 @@ export const EXPORT_KINDS = [
   { type: 'overlay', model: Overlay, omit: [] },
   { type: 'campaign', model: Campaign, omit: [] },
   { type: 'channel', model: Channel, omit: [] },
+  { type: 'bio', model: Bio, omit: [] },
   { type: 'link', model: Link, omit: [] },
   {
     type: 'qr',

@@ -3,6 +3,7 @@ import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import Joi from 'joi';
 import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
+import { withPlanSlot } from '../plans/plan-lock';
 import { planLimitReached, planRoom } from '../plans/plans.service';
 import { badRequest, conflict, notFound } from '../shared/errors/app-error';
 import {
@@ -143,25 +144,29 @@ export function qrBulkRouter(deps: AppDeps): Router {
   router.post('/qr/bulk', api.create, async (req, res) => {
     const user = currentUser(req);
     const { qrs } = req.body as { qrs: unknown[] };
-    const results = await runBulk(qrs, itemValidator<QrCreate>(qrCreateSchema), async (valid) => {
-      const room = await planRoom(config.plans, user, 'maxQrCodes', (userId) =>
-        QrCode.countDocuments({ userId }),
-      );
-      const outcomes: Array<BulkOutcome<{ id: number; link: string }>> = [];
-      for (const [i, { value }] of valid.entries()) {
-        if (i >= room) {
-          outcomes.push(planLimitReached(config.plans, user, 'maxQrCodes'));
-          continue;
-        }
-        const made = await settle(createQr(user.id, value, ctx));
-        outcomes.push(
-          made instanceof Error
-            ? made
-            : { id: made.id, link: qrLink(config.publicUrl, made.alias) },
+    const results = await runBulk(qrs, itemValidator<QrCreate>(qrCreateSchema), (valid) =>
+      // Counted and stored holding the user's slot (plan-lock.ts), as qr/add and imports do:
+      // without it, a qr/add or an import running meanwhile passed the same count.
+      withPlanSlot(deps, config.plans, user, 'maxQrCodes', async () => {
+        const room = await planRoom(config.plans, user, 'maxQrCodes', (userId) =>
+          QrCode.countDocuments({ userId }),
         );
-      }
-      return outcomes;
-    });
+        const outcomes: Array<BulkOutcome<{ id: number; link: string }>> = [];
+        for (const [i, { value }] of valid.entries()) {
+          if (i >= room) {
+            outcomes.push(planLimitReached(config.plans, user, 'maxQrCodes'));
+            continue;
+          }
+          const made = await settle(createQr(user.id, value, ctx));
+          outcomes.push(
+            made instanceof Error
+              ? made
+              : { id: made.id, link: qrLink(config.publicUrl, made.alias) },
+          );
+        }
+        return outcomes;
+      }),
+    );
     sendData(res, { data: results });
   });
 

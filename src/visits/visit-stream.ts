@@ -24,9 +24,16 @@ export function legacyVisitStreamKey(keys: RedisKeys): string {
   return keys.key('visits', 'stream');
 }
 
-/** The partition of a target's clicks: all clicks of one link (or QR code) share one. */
+/**
+ * The partition of a target's clicks: all clicks of one link (or QR code) share one, and the
+ * links (and the QR codes) spread over every partition. QR code n starts half the partitions
+ * after link n, so the two kinds' low ids do not pile onto the same streams. (It was
+ * `2n + kind`, which with an even count sent every link to the even partitions: half the
+ * streams, and on a cluster possibly one shard, took all link clicks.)
+ */
 export function visitPartitionOf(kind: VisitKind, targetId: number, partitions: number): number {
-  return ((targetId % partitions) * 2 + (kind === 'qr' ? 1 : 0)) % partitions;
+  const offset = kind === 'qr' ? Math.floor(partitions / 2) : 0;
+  return (targetId + offset) % partitions;
 }
 
 /**

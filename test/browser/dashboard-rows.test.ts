@@ -201,10 +201,10 @@ describe('dashboard row editors in a browser (issue 27)', function () {
     }
     expect(await page.evaluate('document.activeElement.textContent')).to.equal('Add country rule');
     await page.keyboard.press('Enter');
-    // The new row's first cell has the focus.
-    await page.keyboard.type('Germany');
-    await page.keyboard.press('Tab');
+    // The new rule's URL has the focus (a country rule is laid out as every rule: URL, then key).
     await page.keyboard.type('https://example.de/keyboard');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Germany');
     // Enter in a field sends the form, as in any form.
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/app\/links\/\d+$/);

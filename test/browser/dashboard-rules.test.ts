@@ -8,9 +8,15 @@ import { client } from '../support/http';
 import { createLink, visit } from '../support/links';
 import type { TestUser } from '../support/users';
 
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+
 interface Details {
   details: {
     rules: Array<{ url: string; when: Record<string, unknown> }>;
+    geotarget: Array<{ location: string; link: string }>;
+    devicetarget: Array<{ device: string; link: string }>;
+    languagetarget: Array<{ language: string; link: string }>;
     variants: Array<{ url: string; weight: number; clicks: number }>;
   };
 }
@@ -22,7 +28,8 @@ describe('dashboard rules editor in a browser (issue 24)', function () {
   let browser: Browser;
 
   before(async () => {
-    app = await startTestApp();
+    // The visitor's country comes from this header, as behind Cloudflare.
+    app = await startTestApp({ COUNTRY_HEADER: 'cf-ipcountry' });
     browser = await launchChromium();
   });
   after(async () => {
@@ -44,7 +51,8 @@ describe('dashboard rules editor in a browser (issue 24)', function () {
     return { context, page };
   }
 
-  const rule = (editor: Locator, n: number) => editor.getByRole('group', { name: `Rule ${n}` });
+  const rule = (editor: Locator, n: number) =>
+    editor.getByRole('group', { name: `Rule ${n}`, exact: true });
 
   it('adds, fills, orders and saves rules, with the API’s messages beside the control they name', async () => {
     const user = await createDashboardUser();
@@ -146,6 +154,106 @@ describe('dashboard rules editor in a browser (issue 24)', function () {
     await page.getByText('Saved.').waitFor();
     const cleared = await client(app.url, user.apiKey).get<Details>(`/api/url/${link.id}`);
     expect(cleared.body.details.rules).to.deep.equal([]);
+    await context.close();
+  });
+  it('edits GemPixel’s country map and a rule in the same editor, saved back to geotarget and rules', async () => {
+    const user = await createDashboardUser();
+    const link = await createLink(app, user.apiKey, {
+      url: 'https://example.com/home',
+      geotarget: [{ location: 'DE', link: 'https://example.de' }],
+      devicetarget: [{ device: 'iPhone', link: 'https://example.com/ios' }],
+      rules: [{ url: 'https://example.com/news', when: { query: { utm_source: 'news' } } }],
+    });
+    const { context, page } = await signedInPage(user);
+    await page.goto(`/app/links/${link.id}`);
+
+    // The maps are sections of the rules editor, named after the field API clients read.
+    const editor = page.getByRole('group', { name: 'Redirect rules' });
+    const countries = editor.getByRole('group', {
+      name: 'Country targeting (GemPixel’s geotarget)',
+    });
+    const devices = editor.getByRole('group', {
+      name: 'Device targeting (GemPixel’s devicetarget)',
+    });
+    const germany = countries.getByRole('group', { name: 'Country rule 1' });
+    expect(await germany.getByLabel('Country', { exact: true }).inputValue()).to.equal('Germany');
+    expect(await germany.getByLabel('Send to').inputValue()).to.equal('https://example.de');
+    expect(await devices.getByLabel('Device', { exact: true }).inputValue()).to.equal('iPhone');
+
+    // The country rule is edited like a rule: its URL checked as the person types, the message
+    // beside the URL's control.
+    await germany.getByLabel('Send to').fill('ftp://example.de');
+    const linkError = germany.getByText('geotarget[0].link must be an http or https URL');
+    await linkError.waitFor();
+    expect(await germany.getByLabel('Send to').getAttribute('aria-invalid')).to.equal('true');
+    await germany.getByLabel('Send to').fill('https://example.de/sale');
+    await linkError.waitFor({ state: 'hidden' });
+    // A second country rule, added with the keyboard: the new rule's URL has the focus.
+    await countries.getByRole('button', { name: 'Add country rule' }).click();
+    await page.keyboard.type('https://example.fr');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Atlantis');
+    // Removing the device rule empties GemPixel's device map.
+    await devices.getByRole('button', { name: 'Remove device rule 1' }).click();
+
+    // The link's own rule, in the same editor: now only for German readers of the newsletter.
+    const news = rule(editor, 1);
+    await news.getByLabel('Send to').fill('https://example.com/news-de');
+    await news.getByLabel('Countries').fill('DE');
+    await screenshot(page, 'link-rules-targeting');
+
+    // An error the save brings back lands beside the control it names, focused.
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    const france = countries.getByRole('group', { name: 'Country rule 2' });
+    await france
+      .getByText('location must be a country name or ISO 3166 code', { exact: true })
+      .waitFor();
+    expect(await page.evaluate('document.activeElement.value')).to.equal('Atlantis');
+    await france.getByLabel('Country', { exact: true }).fill('FR');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Saved.').waitFor();
+
+    // API clients see the country rules where GemPixel puts them, and the rule in `rules`.
+    const saved = await client(app.url, user.apiKey).get<Details>(`/api/url/${link.id}`);
+    expect(saved.body.details).to.deep.include({
+      geotarget: [
+        { location: 'Germany', link: 'https://example.de/sale' },
+        { location: 'France', link: 'https://example.fr' },
+      ],
+      devicetarget: [],
+      languagetarget: [],
+      rules: [
+        {
+          url: 'https://example.com/news-de',
+          when: { query: { utm_source: 'news' }, country: ['DE'] },
+        },
+      ],
+    });
+
+    // Visitors: the rule first, then the country map; the device map is gone.
+    const where = async (path: string, headers: Record<string, string>) =>
+      (
+        await visit(app, `/${link.alias}${path}`, {
+          headers: { 'user-agent': 'curl/8', ...headers },
+        })
+      ).headers.get('location');
+    expect(await where('', { 'cf-ipcountry': 'DE' })).to.equal('https://example.de/sale');
+    expect(await where('?utm_source=news', { 'cf-ipcountry': 'DE' })).to.equal(
+      'https://example.com/news-de',
+    );
+    expect(await where('', { 'cf-ipcountry': 'FR' })).to.equal('https://example.fr');
+    expect(await where('', { 'cf-ipcountry': 'US', 'user-agent': IPHONE })).to.equal(
+      'https://example.com/home',
+    );
+
+    // Reloaded, the editor shows what was saved.
+    await page.reload();
+    const again = page
+      .getByRole('group', { name: 'Redirect rules' })
+      .getByRole('group', { name: 'Country targeting' });
+    const reloaded = again.getByRole('group', { name: 'Country rule 2' });
+    expect(await reloaded.getByLabel('Country', { exact: true }).inputValue()).to.equal('France');
+    expect(await page.getByRole('group', { name: 'Device rule 1' }).count()).to.equal(0);
     await context.close();
   });
   it('shows a broken destination as a badge in the list and on the link’s page', async () => {

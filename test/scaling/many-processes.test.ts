@@ -2,6 +2,8 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../src/shared/infra/embedded-mongo';
+import { RedisKeys } from '../../src/shared/infra/redis-keys';
+import { visitPartitionOf, visitStreamKey } from '../../src/visits/visit-stream';
 import { baseEnv } from '../support/environment';
 import { client, request } from '../support/http';
 import { eventually } from '../support/links';
@@ -236,6 +238,101 @@ describe('on a Redis Cluster: two API processes and two workers, as separate pro
       expect(line).to.include({ level: 50, partitions: 8, recorded: 4 });
     } finally {
       await odd.stop();
+    }
+  });
+  it('keeps redirecting on both APIs through a master killed under load, recovers /api and the QR workers, and counts every 302 once', async () => {
+    const links: Array<{ id: number; alias: string }> = [];
+    for (let n = 0; n < 8; n += 1) {
+      const link = await client(apis[n % 2]!.url, key).post<{ id: number; shorturl: string }>(
+        '/api/url/add',
+        { url: `https://example.com/failover/${n}` },
+      );
+      expect(link.status, link.text).to.equal(200);
+      links.push({ id: link.body.id, alias: new URL(link.body.shorturl).pathname });
+    }
+    const served = new Map<number, number>(links.map((l) => [l.id, 0]));
+    const redirect = async (api: { url: string }, link: { id: number; alias: string }) => {
+      const res = await request(api.url, link.alias, { headers: { 'user-agent': CHROME } });
+      if (res.status === 302) served.set(link.id, (served.get(link.id) ?? 0) + 1);
+      return res.status;
+    };
+    // Cached in both processes before the loss.
+    for (const link of links)
+      for (const api of apis) expect(await redirect(api, link)).to.equal(302);
+
+    // The master of the first link's click partition: its clicks must survive the failover.
+    const keys = new RedisKeys(cliEnv.REDIS_PREFIX as string);
+    const victim = await cluster.masterOf(
+      visitStreamKey(keys, visitPartitionOf('link', links[0]!.id, 4)),
+    );
+    let failed = 0;
+    const load = async (api: { url: string }, until: number) => {
+      for (let i = 0; Date.now() < until; i += 1) {
+        if ((await redirect(api, links[i % links.length]!)) !== 302) failed += 1;
+      }
+    };
+    const until = Date.now() + 6000;
+    const running = Promise.all(apis.map((api) => load(api, until)));
+    await new Promise((r) => setTimeout(r, 1500));
+    await cluster.kill(victim);
+    await running;
+    expect(failed, 'redirects not answered 302').to.equal(0);
+
+    await cluster.waitHealthy();
+    for (const api of apis) {
+      await eventually(
+        async () => (await client(api.url, key).get('/api/account')).status === 200,
+        '/api answers again',
+        30_000,
+      );
+    }
+    const clicksOf = async () => {
+      const ready = await Promise.all(
+        apis.map(async (api) => {
+          const res = await fetch(`${api.url}/readyz`);
+          return ((await res.json()) as { clicks: { spooled: number; lost: number } }).clicks;
+        }),
+      );
+      return {
+        spooled: ready.reduce((sum, c) => sum + c.spooled, 0),
+        lost: ready.reduce((sum, c) => sum + c.lost, 0),
+      };
+    };
+    // The BullMQ workers resume: a QR code made after the failover, on each API, is rendered.
+    for (const api of apis) {
+      const qr = await client(api.url, key).post<{ id: number }>('/api/qr/add', {
+        type: 'text',
+        data: `after the failover, on ${api.url}`,
+      });
+      expect(qr.status, qr.text).to.equal(200);
+      await eventually(
+        async () =>
+          (await client(api.url, key).get<{ details: { status: string } }>(`/api/qr/${qr.body.id}`))
+            .body.details.status === 'ready',
+        'a QR code made after the failover rendered',
+        60_000,
+      );
+    }
+    await eventually(async () => (await clicksOf()).spooled === 0, 'the spools flushed', 30_000);
+    const total = [...served.values()].reduce((a, b) => a + b, 0);
+    const counted = async () => {
+      let sum = 0;
+      for (const link of links) {
+        sum += (
+          await client(apis[0]!.url, key).get<{ data: { clicks: number } }>(`/api/url/${link.id}`)
+        ).body.data.clicks;
+      }
+      return sum;
+    };
+    await eventually(async () => (await counted()) >= total, 'every 302 counted', 60_000);
+    // Settled: a click counted twice would show now.
+    await new Promise((r) => setTimeout(r, 2500));
+    expect((await clicksOf()).lost, 'clicks reported lost').to.equal(0);
+    for (const link of links) {
+      const res = await client(apis[1]!.url, key).get<{ data: { clicks: number } }>(
+        `/api/url/${link.id}`,
+      );
+      expect(res.body.data.clicks, `link ${link.id}`).to.equal(served.get(link.id));
     }
   });
 });

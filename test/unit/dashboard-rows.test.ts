@@ -48,6 +48,16 @@ describe('unit: dashboard forms ask for no JSON (issue 27)', () => {
     for (const name of ['geotarget', 'devicetarget', 'languagetarget', 'parameters', 'pixels']) {
       expect(byName.get(name)?.kind, name).to.equal('rows');
     }
+    // GemPixel's maps are edited inside the rules editor, on both forms (issue 24, item 6).
+    for (const fields of [links.create.fields, links.update.fields]) {
+      const within = fields.filter((f) => f.within).map((f) => [f.name, f.within]);
+      expect(within).to.deep.equal([
+        ['geotarget', 'rules'],
+        ['devicetarget', 'rules'],
+        ['languagetarget', 'rules'],
+      ]);
+      expect(fields.find((f) => f.name === 'rules')?.kind).to.equal('rules');
+    }
     const geo = byName.get('geotarget');
     expect(geo?.rowLabel).to.equal('country rule');
     expect(geo?.maxRows).to.equal(50);

@@ -8,6 +8,18 @@ import { rulesEditor } from './rules.js';
 /** @typedef {HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement} Input */
 /** @typedef {import('./rows.js').RowsEditor} RowsEditor */
 /** @typedef {{ field: { name: string }, input: Input, error: HTMLElement, editor?: RowsEditor }} ErrorRow */
+/**
+ * A field of a form: its input (or editor), where its error goes, and what it adds to the form
+ * (`wrapper`; none for a field another field's editor shows).
+ * @typedef {{
+ *   field: FormField,
+ *   input: Input,
+ *   error: HTMLElement,
+ *   wrapper: HTMLElement | null,
+ *   remove: HTMLInputElement | null,
+ *   editor: RowsEditor | undefined,
+ * }} FormRow
+ */
 
 /** @param {number} n */
 function pad(n) {
@@ -138,15 +150,45 @@ function readInput(field, input) {
 export function resourceForm({ fields, values = {}, method, path, check, submitLabel, onDone }) {
   const editing = method !== 'POST';
   const status = h('div', { class: 'form-status' });
-  const rows = fields.map((field) => {
+  // A field another field's editor edits (GemPixel's maps, in the rules editor) has no input of
+  // its own when that field is in the form.
+  const owned = (/** @type {FormField} */ field) =>
+    field.within !== undefined && fields.some((f) => f.name === field.within);
+  /**
+   * @param {FormField} field
+   * @returns {FormRow[]}
+   */
+  function rowsOf(field) {
     const id = nextId(`f-${field.name}`);
     const helpId = field.help ? `${id}-help` : undefined;
     const errorId = `${id}-error`;
     const describedBy = [helpId, errorId].filter(Boolean).join(' ');
     const error = h('p', { class: 'error', id: errorId, hidden: true });
     const help = field.help ? h('p', { class: 'help', id: helpId }, field.help) : null;
-    if (field.kind === 'rows' || field.kind === 'rules') {
-      const editor = (field.kind === 'rules' ? rulesEditor : rowsEditor)({
+    if (field.kind === 'rules') {
+      const maps = fields.filter((f) => f.within === field.name);
+      const editor = rulesEditor({
+        field,
+        value: values[field.name],
+        maps: maps.map((map) => ({ field: map, value: values[map.name] })),
+        describedBy,
+        help,
+        check: check ? (name, value) => checkField(check, name, value) : undefined,
+      });
+      const wrapper = h('div', { class: 'field' }, editor.element, error);
+      const input = /** @type {Input} */ (editor.element.querySelector('input, select') || error);
+      // One row a field it edits, so each is read, compared and answered for on its own.
+      return [field, ...maps].map((f, i) => ({
+        field: f,
+        input,
+        error,
+        wrapper: i === 0 ? wrapper : null,
+        remove: null,
+        editor: editor.parts.get(f.name),
+      }));
+    }
+    if (field.kind === 'rows') {
+      const editor = rowsEditor({
         field,
         value: values[field.name],
         describedBy,
@@ -155,7 +197,7 @@ export function resourceForm({ fields, values = {}, method, path, check, submitL
       const wrapper = h('div', { class: 'field' }, editor.element, help, error);
       // The editor's own first cell stands for it where a single input would (focus, aria).
       const input = /** @type {Input} */ (editor.element.querySelector('input, select') || error);
-      return { field, input, error, wrapper, remove: null, editor };
+      return [{ field, input, error, wrapper, remove: null, editor }];
     }
     const input = inputFor(field, id, values[field.name], describedBy);
     const label = h('label', { for: id }, field.label, field.required ? ' (required)' : '');
@@ -181,8 +223,9 @@ export function resourceForm({ fields, values = {}, method, path, check, submitL
               : null,
             error,
           );
-    return { field, input, error, wrapper, remove, editor: undefined };
-  });
+    return [{ field, input, error, wrapper, remove, editor: undefined }];
+  }
+  const rows = fields.filter((field) => !owned(field)).flatMap(rowsOf);
   const form = h(
     'form',
     { class: 'stack', novalidate: true },

@@ -1,252 +1,139 @@
 // The redirect rules editor (issue 24): a group per rule with its URL and a control per key of
-// its conditions (countries, devices, a date window...), never JSON. It keeps rows.js's contract
-// (read, focus, showErrors), so forms.js places the API's messages (`rules.2.when.ip.0`) beside
-// the control they name, and the API checks the rules as the person types.
+// its conditions (countries, devices, a date window...), never JSON. GemPixel's three targeting
+// maps (geotarget, devicetarget, languagetarget) are edited in it too: each is a list of rules of
+// one key (a country, a device, a language), shown after the link's rules because the engine
+// tries them after (src/visitor/rules/rules.ts), labelled with the field API clients read them
+// from, and saved back to that field. Each list keeps rows.js's contract (read, focus,
+// showErrors), so forms.js places the API's messages (`rules.2.when.ip.0`, `geotarget.0.link`)
+// beside the control they name, and the API checks each list as the person types.
 import { h, nextId } from './core.js';
-import { keyControl } from './rule-keys.js';
+import { ruleList } from './rule-rows.js';
 /** @typedef {import('../types').FormField} FormField */
 /** @typedef {import('../types').CellError} CellError */
+/** @typedef {import('../types').RuleKeySpec} RuleKeySpec */
 /** @typedef {import('./rows.js').RowsEditor} RowsEditor */
-/** @typedef {import('./rule-keys.js').KeyControl} KeyControl */
 /**
  * @typedef {{
- *   item: HTMLElement,
- *   title: HTMLElement,
- *   url: HTMLInputElement,
- *   urlError: HTMLElement,
- *   keys: KeyControl[],
- *   error: HTMLElement,
- *   buttons: HTMLButtonElement[],
- *   touched: boolean,
- * }} Rule
- * @typedef {{ url: string, when: Record<string, unknown> }} RuleValue
+ *   element: HTMLFieldSetElement,
+ *   parts: Map<string, RowsEditor>,
+ * }} RulesEditor
+ * `parts`: the editor of each field it edits (`rules` and each map), by the field's name.
  */
 
-const CHECK_DELAY_MS = 300;
+/**
+ * A map's one key, from the cells the server derived from its schema (`location` and `link`).
+ * @param {FormField} map
+ * @returns {{ key: RuleKeySpec, urlName: string }}
+ */
+function mapShape(map) {
+  const columns = map.columns || [];
+  const url = columns.find((c) => c.kind === 'url' || c.name === 'link');
+  const column = columns.find((c) => c !== url);
+  if (!url || !column) throw new Error(`${map.name}: a targeting map needs a key and a link`);
+  return {
+    key: {
+      name: column.name,
+      label: column.label,
+      kind: column.kind === 'select' ? 'select' : 'suggest',
+      ...(column.options ? { options: column.options } : {}),
+    },
+    urlName: url.name,
+  };
+}
 
 /**
  * @param {{
  *   field: FormField,
  *   value: unknown,
+ *   maps?: Array<{ field: FormField, value: unknown }>,
  *   describedBy: string,
- *   check?: (value: unknown[]) => Promise<CellError[]>,
+ *   help?: HTMLElement | null,
+ *   check?: (name: string, value: unknown[]) => Promise<CellError[]>,
  * }} options
- * @returns {RowsEditor}
+ * @returns {RulesEditor}
  */
-export function rulesEditor({ field, value, describedBy, check }) {
-  const specs = field.ruleKeys || [];
-  /** @type {Rule[]} */
-  const rules = [];
-  const list = h('div', { class: 'rows-list' });
-  const fieldError = h('p', { class: 'error', id: nextId('rules-error'), hidden: true });
-  const add = h('button', { type: 'button', class: 'add-row' }, 'Add rule');
+export function rulesEditor({ field, value, maps = [], describedBy, help, check }) {
+  /** @type {Map<string, RowsEditor>} */
+  const parts = new Map();
+  /** @param {string} name */
+  const checkOf = (name) => (check ? (/** @type {unknown[]} */ v) => check(name, v) : undefined);
+
+  const rules = ruleList({
+    rowLabel: field.rowLabel || 'rule',
+    urlName: 'url',
+    whenName: 'when',
+    keys: field.ruleKeys || [],
+    maxRows: field.maxRows,
+    value,
+    check: checkOf(field.name),
+  });
+
+  const sections = maps.map(({ field: map, value: entries }) => {
+    const { key, urlName } = mapShape(map);
+    /** @type {Map<string, string>} */
+    const lists = new Map();
+    const datalist =
+      key.kind === 'suggest' && key.options
+        ? h(
+            'datalist',
+            { id: nextId('suggest') },
+            key.options.map((o) => h('option', { value: o.value }, o.label)),
+          )
+        : null;
+    if (datalist) lists.set(key.name, datalist.id);
+    const part = ruleList({
+      rowLabel: map.rowLabel || 'rule',
+      urlName,
+      keys: [key],
+      lists,
+      maxRows: map.maxRows,
+      value: entries,
+      check: checkOf(map.name),
+    });
+    const helpId = map.help ? nextId('map-help') : undefined;
+    const element = h(
+      'fieldset',
+      {
+        class: 'rule-map',
+        name: map.name,
+        'aria-describedby': [helpId, part.fieldError.id].filter(Boolean).join(' '),
+      },
+      h('legend', {}, map.label),
+      map.help ? h('p', { class: 'help', id: helpId }, map.help) : null,
+      datalist,
+      part.list,
+      part.fieldError,
+      h('div', {}, part.add),
+    );
+    return { name: map.name, part, element };
+  });
+
   const element = h(
     'fieldset',
     {
       class: 'rows rules',
       name: field.name,
-      'aria-describedby': `${describedBy} ${fieldError.id}`.trim(),
+      'aria-describedby': `${describedBy} ${rules.fieldError.id}`.trim(),
     },
     h('legend', {}, field.label),
-    list,
-    fieldError,
-    h('div', {}, add),
+    help,
+    rules.list,
+    rules.fieldError,
+    h('div', {}, rules.add),
+    sections.map((s) => s.element),
   );
 
-  function renumber() {
-    rules.forEach((rule, index) => {
-      const name = `Rule ${index + 1}`;
-      rule.item.setAttribute('aria-label', name);
-      rule.title.textContent = name;
-      const [up, down, remove] = rule.buttons;
-      if (up && down && remove) {
-        up.setAttribute('aria-label', `Move rule ${index + 1} up`);
-        down.setAttribute('aria-label', `Move rule ${index + 1} down`);
-        remove.setAttribute('aria-label', `Remove rule ${index + 1}`);
-        up.disabled = index === 0;
-        down.disabled = index === rules.length - 1;
-      }
-    });
-    add.disabled = field.maxRows !== undefined && rules.length >= field.maxRows;
-  }
-
   /**
-   * @param {Rule} rule
-   * @param {number} step
-   * @param {HTMLButtonElement} button
+   * @param {import('./rule-rows.js').RuleList} list
+   * @returns {RowsEditor}
    */
-  function move(rule, step, button) {
-    const from = rules.indexOf(rule);
-    const to = from + step;
-    if (to < 0 || to >= rules.length) return;
-    rules.splice(from, 1);
-    rules.splice(to, 0, rule);
-    list.replaceChildren(...rules.map((r) => r.item));
-    renumber();
-    (button.disabled ? rule.url : button).focus();
-    changed();
-  }
-
-  /** @param {Rule} rule */
-  function remove(rule) {
-    const index = rules.indexOf(rule);
-    rules.splice(index, 1);
-    rule.item.remove();
-    renumber();
-    const next = rules[index] || rules[index - 1];
-    (next?.url ?? add).focus();
-    changed();
-  }
-
-  /**
-   * @param {RuleValue | undefined} initial
-   * @returns {Rule}
-   */
-  function addRule(initial) {
-    const when = initial?.when || {};
-    const urlId = nextId('rule-url');
-    const urlError = h('p', { class: 'error', id: `${urlId}-error`, hidden: true });
-    const url = h('input', {
-      id: urlId,
-      type: 'url',
-      value: initial?.url ?? '',
-      autocomplete: 'off',
-      spellcheck: 'false',
-      'aria-required': 'true',
-      'aria-describedby': urlError.id,
-    });
-    const keys = specs.map((spec) => keyControl(spec, when[spec.name]));
-    const error = h('p', { class: 'error', id: nextId('rule-error'), hidden: true });
-    const title = h('span', { class: 'row-title', 'aria-hidden': 'true' });
-    const buttons = ['Up', 'Down', 'Remove'].map((text) =>
-      h('button', { type: 'button', class: text === 'Remove' ? 'danger' : '' }, text),
-    );
-    const item = h(
-      'div',
-      { class: 'row rule', role: 'group', 'aria-describedby': error.id },
-      title,
-      h('div', { class: 'cell rule-url' }, h('label', { for: urlId }, 'Send to'), url, urlError),
-      keys.map((k) => k.element),
-      error,
-      h('div', { class: 'row-actions' }, buttons),
-    );
-    /** @type {Rule} */
-    const rule = {
-      item,
-      title,
-      url,
-      urlError,
-      keys,
-      error,
-      buttons,
-      touched: initial !== undefined,
-    };
-    const [up, down, del] = buttons;
-    up?.addEventListener('click', () => move(rule, -1, up));
-    down?.addEventListener('click', () => move(rule, 1, down));
-    del?.addEventListener('click', () => remove(rule));
-    const touch = () => {
-      rule.touched = true;
-      changed();
-    };
-    item.addEventListener('input', touch);
-    item.addEventListener('change', touch);
-    rules.push(rule);
-    list.append(item);
-    renumber();
-    return rule;
-  }
-
-  /**
-   * The rules that say something, with the rule each came from (empty ones are never sent).
-   * @returns {{ value: RuleValue, rule: Rule }[]}
-   */
-  function filled() {
-    return rules
-      .map((rule) => {
-        /** @type {Record<string, unknown>} */
-        const when = {};
-        for (const key of rule.keys) {
-          const v = key.read();
-          if (v !== undefined) when[key.spec.name] = v;
-        }
-        const url = rule.url.value.trim();
-        if (url === '' && Object.keys(when).length === 0) return undefined;
-        return { value: { url, when }, rule };
-      })
-      .filter((entry) => entry !== undefined);
-  }
-
-  /** @type {ReturnType<typeof setTimeout> | undefined} */
-  let timer;
-  let asked = 0;
-  function changed() {
-    if (!check) return;
-    clearTimeout(timer);
-    timer = setTimeout(async () => {
-      const ticket = (asked += 1);
-      const errors = await check(filled().map((entry) => entry.value)).catch(() => undefined);
-      if (errors && ticket === asked) showErrors(errors, false);
-    }, CHECK_DELAY_MS);
-  }
-
-  /**
-   * @param {HTMLElement} box
-   * @param {HTMLElement} control
-   * @param {string} message
-   */
-  function mark(box, control, message) {
-    box.textContent = message;
-    box.hidden = false;
-    control.setAttribute('aria-invalid', 'true');
-  }
-
-  /**
-   * Each message beside its control: the URL, a key, or the rule as a whole (only on rules
-   * touched while typing; on all after a save, the first one focused).
-   * @param {CellError[]} errors
-   * @param {boolean} [all]
-   */
-  function showErrors(errors, all = true) {
-    const sent = filled();
-    for (const rule of rules) {
-      for (const box of [rule.urlError, rule.error, ...rule.keys.map((k) => k.error)])
-        box.hidden = true;
-      for (const control of [rule.url, ...rule.keys.map((k) => k.first)])
-        control.removeAttribute('aria-invalid');
-    }
-    fieldError.hidden = true;
-    /** @type {HTMLElement | undefined} */
-    let first;
-    for (const { path, message } of errors) {
-      const [index, part, name] = path;
-      const rule = typeof index === 'number' ? sent[index]?.rule : undefined;
-      if (!rule) {
-        fieldError.textContent = message;
-        fieldError.hidden = false;
-        continue;
-      }
-      if (!all && !rule.touched) continue;
-      const key = part === 'when' ? rule.keys.find((k) => k.spec.name === name) : undefined;
-      if (part === 'url') mark(rule.urlError, rule.url, message);
-      else if (key) mark(key.error, key.first, message);
-      else mark(rule.error, rule.url, message);
-      first ??= part === 'url' || !key ? rule.url : key.first;
-    }
-    if (all) (first ?? rules[0]?.url ?? add).focus();
-  }
-
-  add.addEventListener('click', () => addRule(undefined).url.focus());
-  if (Array.isArray(value)) for (const entry of value) addRule(/** @type {RuleValue} */ (entry));
-  renumber();
-
-  return {
+  const editorOf = (list) => ({
     element,
-    read: () => {
-      const values = filled().map((entry) => entry.value);
-      return values.length ? values : undefined;
-    },
-    focus: () => (rules[0]?.url ?? add).focus(),
-    showErrors,
-  };
+    read: list.read,
+    focus: list.focus,
+    showErrors: list.showErrors,
+  });
+  parts.set(field.name, editorOf(rules));
+  for (const { name, part } of sections) parts.set(name, editorOf(part));
+  return { element, parts };
 }

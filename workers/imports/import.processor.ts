@@ -22,6 +22,8 @@ import type { Logger } from '../../src/shared/infra/logger';
 import { User } from '../../src/users/user.model';
 import type { WebhookServiceContext } from '../../src/webhooks/webhooks.service';
 import type { SourceHttpOptions } from './source-http';
+import { checkedLinkFields } from './link-fields';
+import { importBioPages } from './portable-bio';
 import { importDomains, type DomainImportContext } from './portable-domains';
 import { importQrCodes } from './portable-qr';
 import { importRecords, resolveLinkRefs } from './portable-records';
@@ -132,6 +134,7 @@ async function importBatch(
   const isQr = (r: RecordItem) => r.type === 'qr';
   const isWebhook = (r: RecordItem) => r.type === 'webhook';
   const isDomain = (r: RecordItem) => r.type === 'domain';
+  const isBio = (r: RecordItem) => r.type === 'bio';
   await importDomains(records.filter(isDomain), {
     ...deps.domains,
     user: ctx.user,
@@ -143,9 +146,17 @@ async function importBatch(
   await importRecords(
     job.userId,
     origin,
-    records.filter((r) => !isAssignment(r) && !isQr(r) && !isWebhook(r) && !isDomain(r)),
+    records.filter(
+      (r) => !isAssignment(r) && !isQr(r) && !isWebhook(r) && !isDomain(r) && !isBio(r),
+    ),
     report,
   );
+  await importBioPages(records.filter(isBio), {
+    userId: job.userId,
+    origin,
+    rename: job.onConflict === 'rename',
+    report,
+  });
   for (const item of batch) {
     if (item.kind === 'record') continue;
     if (item.kind === 'bad') {
@@ -163,9 +174,20 @@ async function importBatch(
     sourceId: { $in: links.map((l) => l.sourceId) },
   }).lean();
   const done = new Set(seen.map((s) => s.sourceId));
-  const fresh = links.filter((l) => !done.has(l.sourceId));
-  await resolveLinkRefs(job.userId, origin, fresh);
-  report.skipped += links.length - fresh.length;
+  const unseen = links.filter((l) => !done.has(l.sourceId));
+  await resolveLinkRefs(job.userId, origin, unseen);
+  report.skipped += links.length - unseen.length;
+  // Fields a source sets beyond the URL are stored only as url/add would store them.
+  const fresh: LinkItem[] = [];
+  for (const item of unseen) {
+    const fields = item.fields && (await checkedLinkFields(job.userId, item.fields));
+    if (fields instanceof AppError) {
+      report.failed += 1;
+      report.note(item.sourceId, fields.message);
+      continue;
+    }
+    fresh.push(fields ? { ...item, fields } : item);
+  }
   // Counted and stored holding the user's slot, so API creates running meanwhile cannot pass
   // the same count (the API's plan-limited routes take the same slot).
   const { allowed, made } = await withPlanSlot(

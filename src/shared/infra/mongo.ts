@@ -1,4 +1,4 @@
-import mongoose, { type mongo } from 'mongoose';
+import mongoose, { type ConnectOptions, type mongo } from 'mongoose';
 import { replacedWhenSharded } from './shard-plan';
 import type { ReadPreference } from '../../config';
 
@@ -26,16 +26,18 @@ export function setAnalyticsReadPreference(preference: ReadPreference): void {
   analyticsReads = preference;
 }
 
-export async function connectMongo(
-  uri: string,
-  dbName?: string,
-  options: { monitorCommands?: boolean; analyticsReadPreference?: ReadPreference } = {},
-): Promise<typeof mongoose> {
-  setAnalyticsReadPreference(options.analyticsReadPreference ?? 'primary');
-  return mongoose.connect(uri, {
+/**
+ * The driver options of every connection. They win over the URI's (the driver's rule), so a
+ * `retryWrites=false` or `w=1` in MONGODB_URI cannot turn off what a failover needs.
+ */
+export function connectionOptions(
+  dbName: string | undefined,
+  monitorCommands = false,
+): ConnectOptions {
+  return {
     dbName,
     // Command events: the query-plan test reads every query a request sends (test/support).
-    monitorCommands: options.monitorCommands ?? false,
+    monitorCommands,
     // A replica-set election is then retried once by the driver, whatever the URI says; what
     // still fails answers 503 with Retry-After (shared/errors/infra-errors.ts).
     retryReads: true,
@@ -43,13 +45,25 @@ export async function connectMongo(
     // Acknowledged by a majority of the replica set and journaled: a click counted, a key
     // rotated or an audit entry written survives the primary's loss (docs/scaling.md).
     writeConcern: { w: 'majority', journal: true },
+    // The driver merges a URI's `journal=false` (or `j=false`) into the write concern above even
+    // so; given here too, the option wins.
+    journal: true,
     serverSelectionTimeoutMS: 3000,
     // Also the driver's heartbeat timeout: a monitor check that times out drops the server and
     // interrupts every operation in flight. At 3 s a saturated engine sharing one core with the
     // service (the per-core bench's 5-minute redirect soak) was dropped mid-load and /api answered
     // 503; a dead server is still noticed at once by the operations that fail (MongoHealth).
     connectTimeoutMS: 10_000,
-  });
+  };
+}
+
+export async function connectMongo(
+  uri: string,
+  dbName?: string,
+  options: { monitorCommands?: boolean; analyticsReadPreference?: ReadPreference } = {},
+): Promise<typeof mongoose> {
+  setAnalyticsReadPreference(options.analyticsReadPreference ?? 'primary');
+  return mongoose.connect(uri, connectionOptions(dbName, options.monitorCommands));
 }
 
 /**
