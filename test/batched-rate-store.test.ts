@@ -24,8 +24,8 @@ describe('the batched rate-limit store', () => {
   after(() => redis.disconnect());
   afterEach(() => stores.splice(0).forEach((s) => s.shutdown()));
 
-  /** One API process's store; `sent` counts the EVALSHA/EVAL commands it sends. */
-  function processStore(prefix: string, cap: number, client: Redis = redis, windowMs = 60_000) {
+  /** One API process's store, not yet initialised; `sent` counts the EVALSHA/EVAL commands it sends. */
+  function newStore(prefix: string, cap: number, client: Redis = redis) {
     const send = scriptSafeSendCommand(client);
     const sent = { count: 0 };
     const sendCommand: typeof send = (command, ...args) => {
@@ -39,14 +39,25 @@ describe('the batched rate-limit store', () => {
       cap: () => cap,
       flushMs: 60_000, // flushed by the tests themselves
     });
-    store.init({ windowMs } as Options);
     stores.push(store);
     return { store, sent };
   }
 
+  /** One API process's store, initialised as express-rate-limit does. */
+  async function processStore(
+    prefix: string,
+    cap: number,
+    client: Redis = redis,
+    windowMs = 60_000,
+  ) {
+    const made = newStore(prefix, cap, client);
+    await made.store.init({ windowMs } as Options);
+    return made;
+  }
+
   it('counts hits well below the cap in the process and adds them to Redis in one write', async () => {
     const prefix = `${uniqueName('brs')}:`;
-    const { store, sent } = processStore(prefix, 100);
+    const { store, sent } = await processStore(prefix, 100);
     const totals: number[] = [];
     for (let i = 0; i < 10; i += 1) totals.push((await store.increment('k')).totalHits);
     expect(totals).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
@@ -61,7 +72,7 @@ describe('the batched rate-limit store', () => {
 
   it('refuses a key Redis reported past its cap from the process, and still adds those hits', async () => {
     const prefix = `${uniqueName('brs')}:`;
-    const { store, sent } = processStore(prefix, 4);
+    const { store, sent } = await processStore(prefix, 4);
     const totals: number[] = [];
     for (let i = 0; i < 8; i += 1) totals.push((await store.increment('k')).totalHits);
     expect(totals).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8]);
@@ -71,14 +82,14 @@ describe('the batched rate-limit store', () => {
     await store.flush();
     expect(await redis.get(`${prefix}k`)).to.equal('8');
     // Another process adding to the count does not make a refused key pass.
-    const other = processStore(prefix, 4).store;
+    const other = (await processStore(prefix, 4)).store;
     expect((await other.increment('k')).totalHits).to.equal(9);
   });
 
   it('decides a cap on the shared count: two processes together stop at exactly the cap', async () => {
     const prefix = `${uniqueName('brs')}:`;
-    const one = processStore(prefix, 10).store;
-    const two = processStore(prefix, 10).store;
+    const one = (await processStore(prefix, 10)).store;
+    const two = (await processStore(prefix, 10)).store;
     const totals: number[] = [];
     for (let i = 0; i < 7; i += 1) {
       totals.push((await one.increment('k')).totalHits, (await two.increment('k')).totalHits);
@@ -93,7 +104,7 @@ describe('the batched rate-limit store', () => {
 
   it('approaches a cap in a few syncs, not a round trip per hit past its half', async () => {
     const prefix = `${uniqueName('brs')}:`;
-    const { store, sent } = processStore(prefix, 1000);
+    const { store, sent } = await processStore(prefix, 1000);
     let passed = 0;
     for (let i = 0; i < 1000; i += 1)
       if ((await store.increment('k')).totalHits <= 1000) passed += 1;
@@ -108,7 +119,7 @@ describe('the batched rate-limit store', () => {
 
   it('keeps one count per key', async () => {
     const prefix = `${uniqueName('brs')}:`;
-    const { store } = processStore(prefix, 100);
+    const { store } = await processStore(prefix, 100);
     await store.increment('a');
     await store.increment('a');
     expect((await store.increment('b')).totalHits).to.equal(1);
@@ -119,7 +130,7 @@ describe('the batched rate-limit store', () => {
 
   it('starts a new window when the old one is over, forgetting hits it held', async () => {
     const prefix = `${uniqueName('brs')}:`;
-    const { store } = processStore(prefix, 100, redis, 100);
+    const { store } = await processStore(prefix, 100, redis, 100);
     await store.increment('k');
     await store.increment('k');
     await new Promise((r) => setTimeout(r, 150));
@@ -136,7 +147,7 @@ describe('the batched rate-limit store', () => {
     });
     dead.on('error', () => undefined);
     try {
-      const { store } = processStore(prefix, 100, dead);
+      const { store } = await processStore(prefix, 100, dead);
       const failed = await store.increment('k').then(
         () => undefined,
         (err: Error) => err,
@@ -145,6 +156,26 @@ describe('the batched rate-limit store', () => {
     } finally {
       dead.disconnect();
     }
+  });
+
+  it('hands a failed script load at init to its caller instead of leaving it unhandled', async () => {
+    // express-rate-limit catches and logs a promise its store's init returns; one the store
+    // dropped was an unhandled rejection. The app's scriptSafeSendCommand answers SCRIPT LOAD
+    // itself, so this is a sendCommand that does go to (an unreachable) Redis.
+    const refused = () => Promise.reject(new Error('connection refused'));
+    const store = new BatchedRateStore({
+      redis: new RecoveringRedisStore({ prefix: 'brs-init:', sendCommand: refused }),
+      sendCommand: refused,
+      prefix: 'brs-init:',
+      cap: () => 100,
+    });
+    const init: unknown = store.init({ windowMs: 60_000 } as Options);
+    expect(init, 'init returns its promise').to.be.instanceOf(Promise);
+    const failed = await (init as Promise<void>).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(failed).to.be.instanceOf(Error).with.property('message', 'connection refused');
   });
 });
 

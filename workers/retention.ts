@@ -38,8 +38,9 @@ export function startRetention(options: {
     run().catch((err: unknown) =>
       logger.warn({ err: (err as Error).message }, 'retention sweep failed; retrying later'),
     );
+  // Fire and forget: safeRun logs its own failure, so its promise never rejects.
   void safeRun();
-  const timer = setInterval(safeRun, options.intervalMs ?? 3_600_000);
+  const timer = setInterval(() => void safeRun(), options.intervalMs ?? 3_600_000);
   timer.unref();
   return { run, stop: () => clearInterval(timer) };
 }

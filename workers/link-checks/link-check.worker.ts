@@ -78,8 +78,9 @@ export function startLinkChecks(
       (err: unknown) => logger.warn({ err: (err as Error).message }, 'link checks failed'),
     );
   if (options.timer === false) return { run, stop: () => undefined };
+  // Fire and forget: safeRun logs its own failure, so its promise never rejects.
   void safeRun();
-  const timer = setInterval(safeRun, Math.min(ctx.intervalMs, MAX_TICK_MS));
+  const timer = setInterval(() => void safeRun(), Math.min(ctx.intervalMs, MAX_TICK_MS));
   timer.unref();
   return { run, stop: () => clearInterval(timer) };
 }

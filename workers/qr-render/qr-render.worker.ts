@@ -195,8 +195,9 @@ export function startQrRenderWorker(
     sweep().catch((err: unknown) =>
       logger.warn({ err: (err as Error).message }, 'qr render sweep failed'),
     );
+  // Fire and forget: runSweep logs its own failure, so its promise never rejects.
   void runSweep();
-  const timer = setInterval(runSweep, options.sweepIntervalMs ?? 60_000);
+  const timer = setInterval(() => void runSweep(), options.sweepIntervalMs ?? 60_000);
   timer.unref();
 
   return {

@@ -90,9 +90,14 @@ export class BatchedRateStore implements Store {
     this.maxKeys = options.maxKeys ?? 50_000;
   }
 
-  init(options: Options): void {
+  /**
+   * Returns rate-limit-redis's script loading, which rejects when Redis cannot be reached:
+   * express-rate-limit catches and logs a promise `init` returns, where a dropped one would be an
+   * unhandled rejection (fatal to a Node process without a handler).
+   */
+  init(options: Options): Promise<void> {
     this.windowMs = options.windowMs;
-    this.options.redis.init(options);
+    return this.options.redis.init(options);
   }
 
   get prefix(): string {
