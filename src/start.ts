@@ -93,7 +93,10 @@ async function start(): Promise<void> {
       ),
     );
     removeEmbeddedUri(config.runtimeDir);
-    await stopEngine?.();
+    // The exit code must survive a database that fails to stop.
+    await stopEngine?.().catch((err: unknown) =>
+      logger.error({ err }, 'the local database did not stop cleanly'),
+    );
     process.exit(code);
   };
   for (const child of children) {
