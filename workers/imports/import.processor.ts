@@ -27,6 +27,7 @@ import { importBioPages } from './portable-bio';
 import { importDomains, type DomainImportContext } from './portable-domains';
 import { importQrCodes } from './portable-qr';
 import { importRecords, resolveLinkRefs } from './portable-records';
+import type { Invalidator } from '../../src/shared/cache/shared-cache';
 import { importWebhooks, type CreatedWebhook } from './portable-webhooks';
 import { adapterFor } from './sources';
 import type { LinkItem, RecordItem, SourceContext, SourceItem } from './sources/source';
@@ -45,6 +46,8 @@ export interface ImportDeps {
   webhooks: WebhookServiceContext;
   /** Domains of a linkqr export are claimed as the API claims them, each with its own token. */
   domains: Pick<DomainImportContext, 'verify' | 'hosts' | 'ownership'>;
+  /** Imported campaigns drop a cached "no such slug" in every API process, as campaign/add does. */
+  campaignSlugs: Invalidator;
 }
 
 const BATCH = 100;
@@ -143,13 +146,14 @@ async function importBatch(
     locks: deps.locks,
     report,
   });
-  await importRecords(
-    job.userId,
-    origin,
-    records.filter(
-      (r) => !isAssignment(r) && !isQr(r) && !isWebhook(r) && !isDomain(r) && !isBio(r),
+  const plainRecords = records.filter(
+    (r) => !isAssignment(r) && !isQr(r) && !isWebhook(r) && !isDomain(r) && !isBio(r),
+  );
+  await importRecords(job.userId, origin, plainRecords, report);
+  await deps.campaignSlugs.invalidate(
+    plainRecords.flatMap((r) =>
+      r.type === 'campaign' && typeof r.data.slug === 'string' ? [r.data.slug] : [],
     ),
-    report,
   );
   await importBioPages(records.filter(isBio), {
     userId: job.userId,

@@ -1,5 +1,6 @@
 import { Worker } from 'bullmq';
 import type { Config } from '../../src/config';
+import { campaignCacheFor } from '../../src/campaigns/campaign-cache';
 import { domainCacheFor } from '../../src/domains/domain-cache';
 import {
   domainVerifier,
@@ -46,6 +47,7 @@ export function startImportWorker(options: {
   };
   const deps = {
     cache,
+    campaignSlugs: campaignCacheFor({ redis: cacheRedis, keys, logger }),
     plans: config.plans,
     logger,
     secretKey: config.webhookSecretKey,
