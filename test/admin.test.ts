@@ -12,7 +12,7 @@ import { UsageError } from '../src/cli/args';
 import { startTestApp, type TestApp } from './support/app-harness';
 import { uniqueDomain } from './support/domains';
 import { client, request, type TestResponse } from './support/http';
-import { createLink, linkCacheLive, visit } from './support/links';
+import { createLink, eventually, linkCacheLive, visit } from './support/links';
 import { rejection } from './support/rejection';
 import { createTestUser, uniqueName } from './support/users';
 import { Webhook } from '../src/webhooks/webhook.model';
@@ -291,7 +291,17 @@ describe('admin API: plans and users', () => {
       await api.post(`/api/channel/${channel.body.id}/assign/links/${link.id}`);
       for (const res of [qr, domain, pixel, channel]) expect(res.status, res.text).to.equal(200);
       const rateKey = `${app.deps.keys.rateLimit()}user:${victim.user.id}`;
-      expect(await app.deps.redis.exists(rateKey)).to.equal(1);
+      // The limiter adds a process's hits to Redis every 50 ms: wait until the victim's count there
+      // holds still, so that no hit still held in the process re-creates the key after the delete.
+      let seen: string | null = null;
+      await eventually(async () => {
+        const count = await app.deps.redis.get(rateKey);
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        const settled = count !== null && count === (await app.deps.redis.get(rateKey));
+        seen = count;
+        return settled;
+      }, 'the limiter has added every hit of the victim to Redis');
+      expect(seen).to.not.equal(null);
       await Webhook.create({
         id: 800_000_000 + victim.user.id,
         userId: victim.user.id,
