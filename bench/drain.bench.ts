@@ -5,18 +5,20 @@ import { createLogger } from '../src/shared/infra/logger';
 import { connectMongo, ensureIndexes } from '../src/shared/infra/mongo';
 import { RedisKeys } from '../src/shared/infra/redis-keys';
 import { VisitBucket, VisitCount, VisitTotal } from '../src/visits/visit.model';
-import { toBuckets, type BucketDoc } from '../src/visits/visit-buckets';
-import { describeVisit } from '../src/visits/visit-describe';
+import { toBuckets, type BucketDoc } from '../src/visits/visit-bucket-form';
 import { VisitDrainer } from '../src/visits/visit-drainer';
 import { decodeVisit, encodeVisit, visitStreamKey } from '../src/visits/visit-stream';
 import type { CapturedVisit } from '../src/visits/visits.types';
+import { cpuMsOf } from './support/service';
 
 /**
  * The visit drain's write path: visits per second the worker's drainer stores and counts (read
  * from the stream, described, stored as buckets, rolled up, acknowledged) against a baseline that
  * only describes the same visits and stores their buckets, measured in interleaved rounds on an
  * engine of its own (`MONGODB_URI` to use a real MongoDB). The ratio is what counting, reading the
- * stream and acknowledging cost on top of storing the raw visits.
+ * stream and acknowledging cost on top of storing the raw visits. The drain's CPU per visit, in
+ * this process (the drainer) and in the engine, is reported too: on a shared machine it is the
+ * steadier figure.
  */
 const VISITS = Number(process.env.BENCH_VISITS ?? 10_000);
 const TARGETS = 20;
@@ -48,16 +50,36 @@ async function emptyCollections(): Promise<void> {
   ]);
 }
 
-async function drainLine(redis: Redis, round: number): Promise<number> {
+interface Cpu {
+  node: number;
+  engine: number;
+}
+/** CPU ms of this process and of the engine (when it is ours). */
+function cpuNow(enginePid: number | undefined): Cpu {
+  const own = process.cpuUsage();
+  return {
+    node: (own.user + own.system) / 1000,
+    engine: enginePid === undefined ? 0 : cpuMsOf(enginePid),
+  };
+}
+const drainCpu: Cpu[] = [];
+
+async function drainLine(redis: Redis, round: number, enginePid?: number): Promise<number> {
   const keys = new RedisKeys(`linkqr-bench-drain-${process.pid}-${round}:`);
   const stream = visitStreamKey(keys);
   const pipeline = redis.pipeline();
   for (const visit of visits()) pipeline.xadd(stream, '*', ...encodeVisit(visit));
   await pipeline.exec();
   const drainer = new VisitDrainer({ redis, keys, logger: createLogger('warn') });
+  const cpuBefore = cpuNow(enginePid);
   const start = process.hrtime.bigint();
   const stored = await drainer.drainAvailable();
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  const cpuAfter = cpuNow(enginePid);
+  drainCpu.push({
+    node: ((cpuAfter.node - cpuBefore.node) * 1000) / VISITS,
+    engine: ((cpuAfter.engine - cpuBefore.engine) * 1000) / VISITS,
+  });
   const totals = await VisitTotal.find({}).lean();
   const counted = totals.reduce((n, t) => n + (t.clicks ?? 0) + (t.bots ?? 0), 0);
   await redis.del(stream);
@@ -73,10 +95,7 @@ async function storeOnlyLine(): Promise<number> {
   const db = mongoose.connection.db as mongoose.mongo.Db;
   const start = process.hrtime.bigint();
   for (let i = 0; i < encoded.length; i += 500) {
-    const batch = encoded.slice(i, i + 500).map((visit, j) => ({
-      entryId: `0-${i + j}`,
-      visit: describeVisit(visit),
-    }));
+    const batch = encoded.slice(i, i + 500).map((visit, j) => ({ entryId: `0-${i + j}`, visit }));
     const docs = toBuckets(batch, { applier: 'bench', seq: i });
     await db.collection<BucketDoc>(VisitBucket.collection.collectionName).insertMany(docs);
   }
@@ -101,14 +120,19 @@ async function main(): Promise<void> {
       // Alternate the order so machine load falls on both lines alike.
       for (const line of round % 2 ? ['store', 'drain'] : ['drain', 'store']) {
         await emptyCollections();
-        if (line === 'drain') drain.push(await drainLine(redis, round));
+        if (line === 'drain') drain.push(await drainLine(redis, round, engine?.pid));
         else store.push(await storeOnlyLine());
       }
+      const cpu = drainCpu.at(-1);
       console.log(
-        `round ${round + 1}: drain ${fmt(drain.at(-1) ?? 0)} visits/s, store-only ${fmt(store.at(-1) ?? 0)} visits/s`,
+        `round ${round + 1}: drain ${fmt(drain.at(-1) ?? 0)} visits/s (CPU per visit: drainer ${cpu?.node.toFixed(1)} µs, engine ${cpu?.engine.toFixed(1)} µs), store-only ${fmt(store.at(-1) ?? 0)} visits/s`,
       );
     }
     const ratio = median(drain) / median(store);
+    const cpuMedian = (role: keyof Cpu) => median(drainCpu.map((c) => c[role])).toFixed(1);
+    console.log(
+      `drain CPU per visit (median): drainer ${cpuMedian('node')} µs, engine ${cpuMedian('engine')} µs`,
+    );
     console.log(
       `drain (store + count + ack): ${fmt(median(drain))} visits/s; store-only baseline: ${fmt(median(store))} visits/s; ratio ${ratio.toFixed(2)} (${VISITS} visits over ${TARGETS} links per round, median of ${ROUNDS})`,
     );

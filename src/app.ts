@@ -17,6 +17,7 @@ import { requireJsonBody } from './shared/http/content-type';
 import { jsonBody } from './shared/http/json-body';
 import { apiCors } from './shared/http/cors';
 import { hotLists } from './shared/http/hot-lists';
+import { hotListFastPath } from './shared/http/hot-lists.fast-path';
 import { requestLog } from './shared/http/request-log';
 import { createRateLimiter } from './shared/http/rate-limit';
 import { createPublicRateLimit } from './shared/http/public-rate-limit';
@@ -55,13 +56,6 @@ export function createApp(deps: AppDeps): Express {
     Object.setPrototypeOf(req, app.request);
     return hosts.isDashboardOnly(req);
   };
-  // A click on a cached direct link is answered before Express routes the request at all.
-  app.handle = (req, res, next) => {
-    const fallback = () => route(req, res, next);
-    if (dashboardOnly(req) || !answerCachedRedirect(req, res, fallback)) fallback();
-  };
-  app.use(metrics.observe);
-  app.use(requestLog(logger));
   const rateLimit = createRateLimiter({
     redis: deps.redis,
     prefix: deps.keys.rateLimit(),
@@ -71,6 +65,26 @@ export function createApp(deps: AppDeps): Express {
     anonymousLimit: config.anonymousRateLimit,
   });
   const cors = apiCors(config.corsOrigins);
+  const hotRoutes = hotListRoutes(deps);
+  const answerHotList = hotListFastPath({
+    app,
+    deps,
+    routes: hotRoutes,
+    securityHeaders,
+    cors,
+    limit: rateLimit.inProcess,
+    metrics,
+    isOwnHost: hosts.isOwnHost,
+  });
+  // A click on a cached direct link, and a hot list in memory, are answered before Express
+  // routes the request at all.
+  app.handle = (req, res, next) => {
+    if (answerHotList(req, res)) return;
+    const fallback = () => route(req, res, next);
+    if (dashboardOnly(req) || !answerCachedRedirect(req, res, fallback)) fallback();
+  };
+  app.use(metrics.observe);
+  app.use(requestLog(logger));
   // What every /api route passes after CORS, in this order.
   const apiGuards = [
     requireDependencies(deps.redis),
@@ -85,7 +99,7 @@ export function createApp(deps: AppDeps): Express {
     requireWellFormedStrings,
   ];
   // Ahead of helmet, which they replace by the headers it sets, worked out once.
-  const hot = hotLists(hotListRoutes(deps), [setHeaders(securityHeaders), cors, ...apiGuards]);
+  const hot = hotLists(hotRoutes, [setHeaders(securityHeaders), cors, ...apiGuards]);
   app.use('/api', onlyWhere(hosts.isOwnHost, hot));
   app.use(security);
   app.use(healthRouter(deps));

@@ -47,6 +47,11 @@ function describe(pid: number): ProcessInfo | undefined {
   }
 }
 
+/** CPU time used so far by one process (all threads, user and system), in ms; 0 once it is gone. */
+export function cpuMsOf(pid: number): number {
+  return describe(pid)?.cpuMs ?? 0;
+}
+
 /** Runs `command` under `taskset -c <core>`, its output appended to `logFile`. */
 export function startPinned(
   core: number,

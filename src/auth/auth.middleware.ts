@@ -30,18 +30,24 @@ function keyHashOf(header: string | undefined): { hash: string } | { failure: st
   return { hash: hashApiKey(match[1]) };
 }
 
-/** Why a key's caller may not act now, or who they are (noting the key's use). */
-function judge(caller: Caller | null, now: Date, usage: KeyUsage): AuthState {
-  if (!caller) return { failure: 'Invalid API key' };
+/** Why a key's caller may not act now, if they may not. */
+function refusal(caller: Caller | null, now: Date): string | undefined {
+  if (!caller) return 'Invalid API key';
   const { user, key } = caller;
   if (user.expires && user.expires.getTime() <= now.getTime()) {
-    return { failure: 'API key expired: the account plan ended' };
+    return 'API key expired: the account plan ended';
   }
-  if (passed(key.expires, now)) return { failure: 'API key expired' };
-  if (passed(key.until, now))
-    return { failure: 'API key replaced: its rotation grace period ended' };
+  if (passed(key.expires, now)) return 'API key expired';
+  if (passed(key.until, now)) return 'API key replaced: its rotation grace period ended';
+  return undefined;
+}
+
+/** Why a key's caller may not act now, or who they are (noting the key's use). */
+function judge(caller: Caller | null, now: Date, usage: KeyUsage): AuthState {
+  const failure = refusal(caller, now);
+  if (failure !== undefined || !caller) return { failure: failure ?? 'Invalid API key' };
   usage.touch(caller, now);
-  return { user, key };
+  return { user: caller.user, key: caller.key };
 }
 
 /**
@@ -102,6 +108,34 @@ export function resolveAuth(
     }
     req.auth = state;
     next();
+  };
+}
+
+/**
+ * The key cache as seen by a request answered before the middleware runs (the hot lists' fast
+ * path): `peek` finds the caller of a cached key that may act now and counts nothing, so a
+ * request handed on to the middleware is counted once; `admit` counts the cache hit and notes
+ * the key's use as `resolveAuth` would, and answers the request's auth state.
+ */
+export interface CachedCallers {
+  peek(header: string | undefined, now: Date): Caller | undefined;
+  admit(caller: Caller, now: Date): AuthState;
+}
+
+export function cachedCallers(deps: AppDeps): CachedCallers {
+  const callers = apiKeyCacheFor(deps);
+  const usage = keyUsageFor(deps);
+  return {
+    peek(header, now) {
+      const key = keyHashOf(header);
+      if ('failure' in key) return undefined;
+      const caller = callers.peek(key.hash);
+      return caller && refusal(caller, now) === undefined ? caller : undefined;
+    },
+    admit(caller, now) {
+      callers.lookups.hit.inc();
+      return judge(caller, now, usage);
+    },
   };
 }
 

@@ -2,9 +2,10 @@ import { Link, type LinkRecord } from '../links/link.model';
 import { originsOf } from '../links/link-domains';
 import { shortUrlOf } from '../links/short-url';
 import { formatDateTime } from '../shared/format/dates';
-import { VisitBucket, type StoredVisit } from '../visits/visit.model';
+import { VisitBucket } from '../visits/visit.model';
+import { columnsOf, type BucketDoc } from '../visits/visit-bucket-form';
 import { getClickCounts } from '../visits/visits.service';
-import type { VisitTarget } from '../visits/visits.types';
+import type { ClickLabels, VisitTarget } from '../visits/visits.types';
 import { analyticsReadPreference } from '../shared/infra/mongo';
 import type { ExportRow } from './export-stream';
 
@@ -91,31 +92,30 @@ export async function* visitRows(
       .sort({ from: 1, _id: 1 })
       .limit(batch)
       .read(analyticsReadPreference())
-      .lean();
+      .lean<BucketDoc[]>();
     if (buckets.length === 0) return;
-    const end = buckets[buckets.length - 1] as { from: Date; _id: string };
+    const end = buckets[buckets.length - 1] as BucketDoc;
     last = { from: end.from, _id: end._id };
     yield* rowsOf(buckets, from, to);
     if (buckets.length < batch) return;
   }
 }
 
-function* rowsOf(
-  buckets: ReadonlyArray<{ visits: readonly StoredVisit[] }>,
-  from: number,
-  to: number,
-): Generator<ExportRow> {
+/** Rows of buckets of either stored form (see visit-bucket-form.ts). */
+function* rowsOf(buckets: readonly BucketDoc[], from: number, to: number): Generator<ExportRow> {
   for (const bucket of buckets) {
-    for (const v of bucket.visits) {
-      const at = v.at.getTime();
-      if (at < from || at >= to) continue;
+    const { at, label, labels } = columnsOf(bucket);
+    for (let i = 0; i < at.length; i += 1) {
+      const ms = at[i] as number;
+      if (ms < from || ms >= to) continue;
+      const l = labels[label[i] as number] as ClickLabels;
       yield {
-        time: v.at.toISOString(),
-        country: v.country,
-        referrer: v.referrer,
-        browser: v.browser,
-        os: v.os,
-        bot: v.bot,
+        time: new Date(ms).toISOString(),
+        country: l.country,
+        referrer: l.referrer,
+        browser: l.browser,
+        os: l.os,
+        bot: l.bot,
       };
     }
   }

@@ -3,11 +3,11 @@ import { currentUser } from '../auth/auth.middleware';
 import type { AppDeps } from '../deps';
 import { linkCacheFor } from '../links/link-cache';
 import { ownedListsFor } from '../shared/db/owned-lists';
-import type { PageQuery } from '../shared/http/pagination';
+import { FIRST_PAGE, type PageQuery } from '../shared/http/pagination';
 import { createdResponse, sendCreated, sendListPage, sendMessage } from '../shared/http/responses';
 import { deleteEndpoint, listEndpoint, updateEndpoint } from '../shared/http/common-endpoints';
 import { endpoint } from '../shared/http/endpoint';
-import type { ListRoute } from '../shared/http/hot-lists';
+import { firstPageIn, type ListRoute } from '../shared/http/hot-lists';
 import { validatedQuery } from '../shared/http/validate';
 import { pixelJson, presentPixel } from './pixels.presenter';
 import {
@@ -16,7 +16,7 @@ import {
   type PixelCreate,
   type PixelUpdate,
 } from './pixels.schemas';
-import { createPixel, deletePixel, listPixels, updatePixel } from './pixels.service';
+import { createPixel, deletePixel, listPixels, peekPixels, updatePixel } from './pixels.service';
 
 const tag = 'Pixels';
 
@@ -42,7 +42,11 @@ export function pixelsListRoute(deps: AppDeps): ListRoute {
     const page = await listPixels(currentUser(req).id, query, lists);
     sendListPage(res, 'pixels', page, query, presentPixel);
   };
-  return { path: '/pixels', handlers: [api.list, list] };
+  return {
+    path: '/pixels',
+    handlers: [api.list, list],
+    firstPageInMemory: firstPageIn(lists, (userId) => peekPixels(userId, FIRST_PAGE, lists)),
+  };
 }
 
 export function pixelsRouter(deps: AppDeps): Router {

@@ -3,7 +3,7 @@ import { invalidateLinksUsing, removePixelFromLinks } from '../links/link-usage'
 import type { LinkInvalidator } from '../links/links.service';
 import { notFound, validation } from '../shared/errors/app-error';
 import { deleteOwned, findOwned } from '../shared/db/owned';
-import { listOwnedCached, type OwnedLists } from '../shared/db/owned-lists';
+import { listOwnedCached, peekOwnedPage, type OwnedLists } from '../shared/db/owned-lists';
 import type { PageQuery } from '../shared/http/pagination';
 import { nextId } from '../shared/ids/counter.model';
 import { Pixel, type PixelRecord } from './pixel.model';
@@ -23,6 +23,11 @@ function validTag(type: PixelType, tag: string): string {
 
 export function listPixels(userId: number, query: PageQuery, lists: OwnedLists) {
   return listOwnedCached(lists, ownedPixels, userId, query);
+}
+
+/** `listPixels`'s page when this process has it in memory already (see `peekOwnedPage`). */
+export function peekPixels(userId: number, query: PageQuery, lists: OwnedLists) {
+  return peekOwnedPage(lists, ownedPixels, userId, query);
 }
 
 export async function createPixel(userId: number, input: PixelCreate): Promise<PixelRecord> {

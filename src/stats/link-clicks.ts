@@ -1,7 +1,7 @@
 import mongoose from 'mongoose';
 import { Link } from '../links/link.model';
 import { VisitTotal } from '../visits/visit.model';
-import type { BucketDoc } from '../visits/visit-buckets';
+import type { BucketDoc } from '../visits/visit-bucket-form';
 import { targetKey } from '../visits/visits.types';
 
 /**

@@ -1,9 +1,9 @@
 import type { AnyBulkWriteOperation } from 'mongoose';
 import type { RedisClient } from '../shared/infra/redis-connections';
 import type { RedisKeys } from '../shared/infra/redis-keys';
-import type { BucketDoc, BucketVisit } from '../visits/visit-buckets';
+import { columnsOf, type BucketDoc } from '../visits/visit-bucket-form';
 import type { RollupContributor, RollupIncrement } from '../visits/visit-rollups';
-import { targetKey, type Dimension } from '../visits/visits.types';
+import { targetKey, type ClickLabels, type Dimension } from '../visits/visits.types';
 import { VisitHour, VisitHourLabel, type VisitHourRecord } from './stats.model';
 
 const HOUR_MS = 3_600_000;
@@ -41,69 +41,50 @@ function summed<T>(
   return out;
 }
 
-/** Visits of a bucket with the same value of `keyOf`, counted: per-visit work done once per group. */
-export function grouped<K>(
-  visits: readonly BucketVisit[],
-  keyOf: (visit: BucketVisit) => K | undefined,
-): Map<K, { visit: BucketVisit; n: number }> {
-  const groups = new Map<K, { visit: BucketVisit; n: number }>();
-  for (const visit of visits) {
-    const key = keyOf(visit);
-    if (key === undefined) continue;
-    const group = groups.get(key);
-    if (group) group.n += 1;
-    else groups.set(key, { visit, n: 1 });
-  }
-  return groups;
+/** Clicks of a bucket in one UTC hour with one set of labels, counted. */
+export interface ClickGroup {
+  hourMs: number;
+  labels: ClickLabels;
+  n: number;
 }
 
-const hourMsOf = (visit: BucketVisit) => Math.floor(visit.at.getTime() / HOUR_MS) * HOUR_MS;
-
-/** A person's visit by hour and labels (NUL never occurs in a label); bots have none. */
-export const labelsKey = (visit: BucketVisit, hourMs = 0): string | undefined =>
-  visit.bot
-    ? undefined
-    : `${hourMs}\0${visit.country}\0${visit.referrer}\0${visit.browser}\0${visit.os}\0${visit.variant ?? ''}`;
-
-export function labelsOf(visit: BucketVisit): Array<[Dimension, string]> {
-  const labels: Array<[Dimension, string]> = [
-    ['country', visit.country],
-    ['referrer', visit.referrer],
-    ['browser', visit.browser],
-    ['os', visit.os],
-  ];
-  if (visit.variant) labels.push(['variant', visit.variant]);
-  return labels;
-}
-
-type Groups = Map<string, { visit: BucketVisit; n: number }>;
-const hourGroupsMemo = new WeakMap<readonly BucketVisit[], Groups>();
-const hourLabelGroupsMemo = new WeakMap<readonly BucketVisit[], Groups>();
-
-function memoGrouped(
-  memo: WeakMap<readonly BucketVisit[], Groups>,
-  visits: readonly BucketVisit[],
-  keyOf: (visit: BucketVisit) => string | undefined,
-): Groups {
-  let groups = memo.get(visits);
-  if (!groups) {
-    groups = grouped(visits, keyOf);
-    memo.set(visits, groups);
-  }
-  return groups;
-}
+const groupsMemo = new WeakMap<BucketDoc, ClickGroup[]>();
 
 /**
- * A bucket's visits by UTC hour and clicks or bots. Several rollups (the target's, its
- * account's) count the same bucket: each visit is looked at once per bucket, not per rollup.
- * A bucket's `visits` are never changed once built (a bucket less some visits is a new array).
+ * A bucket's clicks by UTC hour and set of labels: every rollup (the target's, its account's,
+ * totals and labels) counts these groups, so each click is looked at once per bucket, and only
+ * for its time and the index of its labels. A bucket is never changed once built (a bucket less
+ * some clicks is a new object).
  */
-export const hourGroupsOf = (visits: readonly BucketVisit[]): Groups =>
-  memoGrouped(hourGroupsMemo, visits, (v) => `${hourMsOf(v)}${v.bot ? 'b' : 'c'}`);
+export function clickGroupsOf(bucket: BucketDoc): ClickGroup[] {
+  let groups = groupsMemo.get(bucket);
+  if (groups) return groups;
+  const { at, label, labels } = columnsOf(bucket);
+  const sets = Math.max(labels.length, 1);
+  const byKey = new Map<number, ClickGroup>();
+  for (let i = 0; i < at.length; i += 1) {
+    const hour = Math.floor((at[i] as number) / HOUR_MS);
+    const set = label[i] as number;
+    const key = hour * sets + set;
+    const group = byKey.get(key);
+    if (group) group.n += 1;
+    else byKey.set(key, { hourMs: hour * HOUR_MS, labels: labels[set] as ClickLabels, n: 1 });
+  }
+  groups = [...byKey.values()];
+  groupsMemo.set(bucket, groups);
+  return groups;
+}
 
-/** A bucket's people's visits by UTC hour and labels (bots left out), once per bucket as above. */
-export const hourLabelGroupsOf = (visits: readonly BucketVisit[]): Groups =>
-  memoGrouped(hourLabelGroupsMemo, visits, (v) => labelsKey(v, hourMsOf(v)));
+export function labelsOf(labels: ClickLabels): Array<[Dimension, string]> {
+  const out: Array<[Dimension, string]> = [
+    ['country', labels.country],
+    ['referrer', labels.referrer],
+    ['browser', labels.browser],
+    ['os', labels.os],
+  ];
+  if (labels.variant) out.push(['variant', labels.variant]);
+  return out;
+}
 
 /** Which rollup document a bucket counts into: its own target's, or its owner's account's. */
 export type BucketTarget = (bucket: BucketDoc) => string | undefined;
@@ -133,12 +114,11 @@ export const hoursRollupOf =
     for (const bucket of buckets) {
       const target = targetOf(bucket);
       if (target === undefined) continue;
-      const groups = hourGroupsOf(bucket.visits);
-      for (const { visit, n } of groups.values()) {
-        const hour = hourOf(visit.at.getTime());
+      for (const { hourMs, labels, n } of clickGroupsOf(bucket)) {
+        const hour = new Date(hourMs);
         const filter = { target, hour, sketch: sketchName(target, hour) };
-        const field = visit.bot ? 'bots' : 'clicks';
-        entries.push([`${target}|${hour.toISOString()}`, filter, field, n]);
+        const field = labels.bot ? 'bots' : 'clicks';
+        entries.push([`${target}|${hourMs}`, filter, field, n]);
       }
     }
     return [...summed(entries).values()].map(([filter, inc]): RollupIncrement => ({
@@ -157,11 +137,11 @@ export const hourLabelsRollupOf =
     for (const bucket of buckets) {
       const target = targetOf(bucket);
       if (target === undefined) continue;
-      const groups = hourLabelGroupsOf(bucket.visits);
-      for (const { visit, n } of groups.values()) {
-        const hour = hourOf(visit.at.getTime());
-        for (const [dim, label] of labelsOf(visit)) {
-          const key = JSON.stringify([target, hour.toISOString(), dim, label]);
+      for (const { hourMs, labels, n } of clickGroupsOf(bucket)) {
+        if (labels.bot) continue;
+        const hour = new Date(hourMs);
+        for (const [dim, label] of labelsOf(labels)) {
+          const key = JSON.stringify([target, hourMs, dim, label]);
           entries.push([key, { target, hour, dim, label }, 'count', n]);
         }
       }
@@ -192,12 +172,13 @@ export async function writeHourlyUniques(
   const hours = new Map<string, { target: string; hour: Date; visitors: Set<string> }>();
   for (const bucket of buckets) {
     const byHour = new Map<number, Set<string>>();
-    for (const visit of bucket.visits) {
-      if (visit.bot) continue;
-      const hourMs = hourMsOf(visit);
+    const { at, visitor, label, labels } = columnsOf(bucket);
+    for (let i = 0; i < at.length; i += 1) {
+      if ((labels[label[i] as number] as ClickLabels).bot) continue;
+      const hourMs = Math.floor((at[i] as number) / HOUR_MS) * HOUR_MS;
       const visitors = byHour.get(hourMs);
-      if (visitors) visitors.add(visit.visitor);
-      else byHour.set(hourMs, new Set([visit.visitor]));
+      if (visitors) visitors.add(visitor[i] as string);
+      else byHour.set(hourMs, new Set([visitor[i] as string]));
     }
     const targets = [ownTarget(bucket), ownerTarget(bucket)];
     for (const target of targets) {

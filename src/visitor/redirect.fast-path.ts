@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { Express, Request, Response } from 'express';
 import type { AppDeps } from '../deps';
 import { domainCacheFor } from '../domains/domain-cache';
 import { isBrandableHost } from '../domains/domain-name';
 import type { PublicRateLimit } from '../shared/http/public-rate-limit';
-import { batchedAccessLog, REQUEST_ID } from '../shared/http/request-log';
+import { batchedAccessLog, requestIdOf } from '../shared/http/request-log';
 import type { ApiMetrics } from '../shared/metrics/api-metrics';
 import { linkCacheFor, linkCacheKey } from '../links/link-cache';
 import { DEFAULT_DOMAIN_ID } from '../links/link.model';
@@ -65,9 +64,7 @@ export function redirectFastPath(
   ) {
     links.lookups.hit.inc();
     deps.visits.record({ kind: 'link', id }, req);
-    const incoming = req.headers['x-request-id'];
-    const requestId =
-      typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const requestId = requestIdOf(req);
     res.writeHead(302, [...fixed, 'Location', location, 'X-Request-Id', requestId]);
     res.end();
     const nanoseconds = Number(process.hrtime.bigint() - started);

@@ -3,14 +3,14 @@ import mongoose, { type mongo } from 'mongoose';
 import type { RedisClient } from '../shared/infra/redis-connections';
 import { isOnlyDuplicateKeys } from '../shared/db/duplicate-key';
 import type { RedisKeys } from '../shared/infra/redis-keys';
+import { insertFreshBuckets, storedBucketsOf } from './visit-buckets';
 import {
-  insertFreshBuckets,
-  storedBucketsOf,
+  clickCountOf,
+  columnsOf,
   toBuckets,
   type BatchId,
   type BucketDoc,
-} from './visit-buckets';
-import { describeVisit } from './visit-describe';
+} from './visit-bucket-form';
 import { attachOwners } from './visit-owners';
 import { copyClickTotalsToLinks } from '../stats/link-clicks';
 import { writeHourlyUniques } from '../stats/stats-rollup';
@@ -158,8 +158,13 @@ async function addUniques(
 ): Promise<void> {
   const adds: Array<Promise<unknown>> = [];
   for (const bucket of buckets) {
-    const people = bucket.visits.filter((v) => !v.bot).map((v) => v.visitor);
-    if (people.length === 0) continue;
+    // Each visitor once: a bucket holds the same few visitors' clicks many times over.
+    const { visitor, label, labels } = columnsOf(bucket);
+    const people = new Set<string>();
+    for (let i = 0; i < visitor.length; i += 1) {
+      if (!labels[label[i] as number]?.bot) people.add(visitor[i] as string);
+    }
+    if (people.size === 0) continue;
     const target = targetKey({ kind: bucket.kind, id: bucket.targetId });
     // One command each, not one pipeline: on a cluster the targets' keys live on several nodes.
     adds.push(redis.pfadd(uniqueVisitorsKey(keys, target), ...people).catch(() => undefined));
@@ -209,10 +214,7 @@ export async function applyVisits(
       seen.add(entryId);
       return true;
     });
-    const candidates = toBuckets(
-      once.map(({ entryId, visit }) => ({ entryId, visit: describeVisit(visit) })),
-      batchId,
-    );
+    const candidates = toBuckets(once, batchId);
     // Before storing: a bucket counts into the account it was stored with, replayed or not.
     await attachOwners(candidates);
     const fresh = await insertFreshBuckets(candidates, batchId);
@@ -228,6 +230,6 @@ export async function applyVisits(
     await addUniques([...replays, ...fresh], redis, keys);
     await writeHourlyUniques([...replays, ...fresh], redis, keys);
     if (fresh.length) await options.onApplied?.(fresh);
-    return fresh.reduce((n, b) => n + b.visits.length, 0);
+    return fresh.reduce((n, b) => n + clickCountOf(b), 0);
   });
 }

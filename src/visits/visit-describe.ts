@@ -1,7 +1,7 @@
 import { isbot } from 'isbot';
 import { LRUCache } from 'lru-cache';
 import { UAParser } from 'ua-parser-js';
-import type { CapturedVisit, DescribedVisit, SocialNetwork } from './visits.types';
+import type { CapturedVisit, ClickLabels, DescribedVisit, SocialNetwork } from './visits.types';
 
 const socialHosts: ReadonlyArray<[SocialNetwork, readonly string[]]> = [
   ['facebook', ['facebook.com', 'fb.com', 'fb.me', 'messenger.com']],
@@ -77,6 +77,44 @@ function parseReferrer(referrer: string): Referrer {
     referrers.set(referrer, parsed);
   }
   return parsed;
+}
+
+/**
+ * Label sets by parsed agent and referrer, then country and variant: the clicks of a batch share a
+ * few, so a bucket stores each once (visit-bucket-form.ts) and the rollups count per set, not per
+ * click. An agent or referrer dropped from its cache takes its sets with it.
+ */
+const labelSets = new WeakMap<Agent, WeakMap<Referrer, Map<string, ClickLabels>>>();
+
+/** The labels of a click: the same object for the same labels while its agent and referrer are cached. */
+export function clickLabelsOf(visit: CapturedVisit): ClickLabels {
+  const agent = parseAgent(visit.userAgent);
+  const referrer = parseReferrer(visit.referrer);
+  let byReferrer = labelSets.get(agent);
+  if (!byReferrer) {
+    byReferrer = new WeakMap();
+    labelSets.set(agent, byReferrer);
+  }
+  let sets = byReferrer.get(referrer);
+  if (!sets) {
+    sets = new Map();
+    byReferrer.set(referrer, sets);
+  }
+  const key = visit.variant ? `${visit.country}\0${visit.variant}` : visit.country;
+  let labels = sets.get(key);
+  if (!labels) {
+    labels = {
+      country: visit.country,
+      referrer: referrer.label,
+      browser: agent.browser,
+      os: agent.os,
+      social: referrer.social,
+      bot: agent.bot,
+    };
+    if (visit.variant) labels.variant = visit.variant;
+    sets.set(key, labels);
+  }
+  return labels;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { Link } from '../links/link.model';
 import { QrCode } from '../qr-codes/qr-code.model';
-import type { BucketDoc } from './visit-buckets';
+import type { BucketDoc } from './visit-bucket-form';
 import { targetKey, type VisitKind } from './visits.types';
 
 /** Owners of links and codes seen lately: a link never changes owner, so an entry never goes stale. */

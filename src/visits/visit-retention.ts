@@ -1,4 +1,5 @@
 import { VisitBucket } from './visit.model';
+import { clickCountOf, type BucketDoc } from './visit-bucket-form';
 
 const DAY_MS = 86_400_000;
 
@@ -18,10 +19,10 @@ export async function purgeExpiredVisits(
     const expired = await VisitBucket.find({ to: { $lt: cutoff } })
       .sort({ to: 1 })
       .limit(batchSize)
-      .lean();
+      .lean<BucketDoc[]>();
     if (expired.length === 0) return deleted;
     const result = await VisitBucket.deleteMany({ _id: { $in: expired.map((b) => b._id) } });
-    deleted += expired.reduce((n, b) => n + b.visits.length, 0);
+    deleted += expired.reduce((n, b) => n + clickCountOf(b), 0);
     if (result.deletedCount < batchSize) return deleted;
   }
 }

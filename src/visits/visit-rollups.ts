@@ -1,10 +1,10 @@
 import { VisitCount, VisitTotal } from './visit.model';
 import { targetKey, type Dimension } from './visits.types';
-import type { BucketDoc } from './visit-buckets';
+import type { BucketDoc } from './visit-bucket-form';
 import {
   accountHourlyLabelsRollup,
   accountHourlyRollup,
-  hourLabelGroupsOf,
+  clickGroupsOf,
   hourlyLabelsRollup,
   hourlyRollup,
   labelsOf,
@@ -28,14 +28,14 @@ export type RollupContributor = (buckets: readonly BucketDoc[]) => RollupIncreme
 export const totalsRollup: RollupContributor = (buckets) =>
   buckets.map((bucket) => {
     const inc: Record<string, number> = {};
-    const add = (field: string) => (inc[field] = (inc[field] ?? 0) + 1);
-    for (const visit of bucket.visits) {
-      if (visit.bot) {
-        add('bots');
+    const add = (field: string, n: number) => (inc[field] = (inc[field] ?? 0) + n);
+    for (const { labels, n } of clickGroupsOf(bucket)) {
+      if (labels.bot) {
+        add('bots', n);
         continue;
       }
-      add('clicks');
-      if (visit.social) add(visit.social);
+      add('clicks', n);
+      if (labels.social) add(labels.social, n);
     }
     return {
       collection: VisitTotal.collection.collectionName,
@@ -51,9 +51,10 @@ export const countsRollup: RollupContributor = (buckets) => {
   for (const bucket of buckets) {
     const target = targetKey({ kind: bucket.kind, id: bucket.targetId });
     const counts = new Map<string, { dim: Dimension; label: string; count: number }>();
-    // The hourly label groups, summed over hours: the same counts, one look at each visit fewer.
-    for (const { visit, n } of hourLabelGroupsOf(bucket.visits).values()) {
-      for (const [dim, label] of labelsOf(visit)) {
+    // The hourly label groups, summed over hours: the same counts, one look at each click fewer.
+    for (const { labels, n } of clickGroupsOf(bucket)) {
+      if (labels.bot) continue;
+      for (const [dim, label] of labelsOf(labels)) {
         const key = `${dim}\0${label}`;
         const counted = counts.get(key);
         if (counted) counted.count += n;

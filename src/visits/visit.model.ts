@@ -1,11 +1,8 @@
-import { Schema, model, type InferSchemaType } from 'mongoose';
+import { Schema, model } from 'mongoose';
 
-/** One stored visit; raw addresses are never stored, only the salted visitor hash. */
-const storedVisitSchema = new Schema(
+/** The labels a click is counted under, stored once per bucket for all its clicks with them. */
+const clickLabelsSchema = new Schema(
   {
-    entryId: { type: String, required: true },
-    at: { type: Date, required: true },
-    visitor: { type: String, required: true },
     country: { type: String, required: true },
     referrer: { type: String, required: true },
     browser: { type: String, required: true },
@@ -14,6 +11,17 @@ const storedVisitSchema = new Schema(
     bot: { type: Boolean, required: true },
     /** The A/B variant's URL, for links with variants. */
     variant: { type: String },
+  },
+  { _id: false },
+);
+
+/** One stored visit of a bucket of the first form; raw addresses are never stored, only the salted visitor hash. */
+const storedVisitSchema = new Schema(
+  {
+    entryId: { type: String, required: true },
+    at: { type: Date, required: true },
+    visitor: { type: String, required: true },
+    ...clickLabelsSchema.obj,
   },
   { _id: false },
 );
@@ -37,7 +45,15 @@ const visitBucketSchema = new Schema(
     /** The apply step that stored it (visit-buckets.ts): a replay counts it under this batch. */
     batch: { applier: String, seq: Number },
     entryIds: { type: [String], required: true },
-    visits: { type: [storedVisitSchema], required: true },
+    /** Each distinct set of labels of the bucket's clicks, once. */
+    labels: { type: [clickLabelsSchema] },
+    /**
+     * The clicks, parallel to `entryIds`: JSON of [ms after `from`, visitor hash, index into
+     * `labels`] columns (see visit-bucket-form.ts for why not a subdocument each).
+     */
+    packed: { type: String },
+    /** The clicks of buckets stored before `packed`, a subdocument each; still read. */
+    visits: { type: [storedVisitSchema] },
   },
   { versionKey: false, collection: 'visit_buckets' },
 );
@@ -78,7 +94,6 @@ const visitCountSchema = new Schema(
 visitCountSchema.index({ target: 1, dim: 1, label: 1 }, { unique: true });
 visitCountSchema.index({ target: 1, dim: 1, count: -1 });
 
-export type StoredVisit = InferSchemaType<typeof storedVisitSchema>;
 export const VisitBucket = model('VisitBucket', visitBucketSchema);
 export const VisitTotal = model('VisitTotal', visitTotalSchema);
 export const VisitCount = model('VisitCount', visitCountSchema);

@@ -4,7 +4,8 @@ import type { ReadPreference } from '../config';
 import { analyticsReadPreference } from '../shared/infra/mongo';
 import { clearRemovalMarks, subtractFromAccount } from '../stats/account-rollup';
 import { deleteRollups } from '../stats/stats-rollup';
-import { VisitBucket, VisitCount, VisitTotal, type StoredVisit } from './visit.model';
+import { VisitBucket, VisitCount, VisitTotal } from './visit.model';
+import { visitsOf, type BucketDoc, type BucketVisit } from './visit-bucket-form';
 import { uniqueVisitorsKey } from './visit-stream';
 import {
   targetKey,
@@ -107,9 +108,9 @@ export async function deleteVisits(
 }
 
 /** The stored visits of a link or QR code, oldest first (bots included, flagged). */
-export async function listVisits(target: VisitTarget): Promise<StoredVisit[]> {
+export async function listVisits(target: VisitTarget): Promise<BucketVisit[]> {
   const buckets = await VisitBucket.find({ kind: target.kind, targetId: target.id })
     .sort({ from: 1 })
-    .lean();
-  return buckets.flatMap((b) => b.visits).sort((a, b) => a.at.getTime() - b.at.getTime());
+    .lean<BucketDoc[]>();
+  return buckets.flatMap(visitsOf).sort((a, b) => a.at.getTime() - b.at.getTime());
 }

@@ -58,6 +58,18 @@ export interface DescribedVisit extends CapturedVisit {
   bot: boolean;
 }
 
+/** Every label a click is counted under; the clicks of a bucket share a handful of these. */
+export interface ClickLabels {
+  country: string;
+  referrer: string;
+  browser: string;
+  os: string;
+  social: SocialNetwork | null;
+  bot: boolean;
+  /** The A/B variant's URL, for links with variants. */
+  variant?: string;
+}
+
 export const DIMENSIONS = ['country', 'referrer', 'browser', 'os', 'variant'] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
 

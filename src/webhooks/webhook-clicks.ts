@@ -2,7 +2,7 @@ import type { Logger } from '../shared/infra/logger';
 import { Link } from '../links/link.model';
 import { QrCode } from '../qr-codes/qr-code.model';
 import type { VisitBatchHook } from '../visits/visit-apply';
-import type { BucketDoc } from '../visits/visit-buckets';
+import { columnsOf, type BucketDoc } from '../visits/visit-bucket-form';
 import type { VisitKind } from '../visits/visits.types';
 import type { WebhookEvents } from './webhooks.jobs';
 
@@ -21,9 +21,11 @@ export function summariseClicks(buckets: readonly BucketDoc[]): ClickSummary[] {
   const byTarget = new Map<string, ClickSummary & { firstMs: number; lastMs: number }>();
   for (const bucket of buckets) {
     const key = `${bucket.kind}:${bucket.targetId}`;
-    for (const v of bucket.visits) {
-      if (v.bot) continue;
-      const at = v.at.getTime();
+    const columns = columnsOf(bucket);
+    for (let i = 0; i < columns.at.length; i += 1) {
+      const v = columns.labels[columns.label[i] as number];
+      if (!v || v.bot) continue;
+      const at = columns.at[i] as number;
       let s = byTarget.get(key);
       if (!s) {
         s = {

@@ -4,8 +4,8 @@ import { createLogger } from '../../src/shared/infra/logger';
 import { standaloneRedis, waitForRedis } from '../../src/shared/infra/redis-connections';
 import { RedisKeys } from '../../src/shared/infra/redis-keys';
 import { VisitDrainer, visitBacklog } from '../../src/visits/visit-drainer';
-import { insertFreshBuckets, storedBucketsOf, toBuckets } from '../../src/visits/visit-buckets';
-import { describeVisit } from '../../src/visits/visit-describe';
+import { insertFreshBuckets, storedBucketsOf } from '../../src/visits/visit-buckets';
+import { toBuckets } from '../../src/visits/visit-bucket-form';
 import { VisitSpool } from '../../src/visits/visit-spool';
 import {
   clickIdSource,
@@ -171,7 +171,7 @@ describe('click ids: every copy of a click counted once (issue 21)', () => {
       entryId: ids[0] as string,
       list: ids.map((entryId) => ({
         entryId,
-        visit: describeVisit({ ...(clicks(1)[0] as CapturedVisit), targetId, clickId: entryId }),
+        visit: { ...(clicks(1)[0] as CapturedVisit), targetId, clickId: entryId },
       })),
     });
     const a = { applier: 'atest', seq: 1 };

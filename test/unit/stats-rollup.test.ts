@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { hourlyLabelsRollup, hourlyRollup } from '../../src/stats/stats-rollup';
-import type { BucketDoc, BucketVisit } from '../../src/visits/visit-buckets';
+import type { BucketDoc, BucketVisit } from '../../src/visits/visit-bucket-form';
 
 function visit(at: string, overrides: Partial<BucketVisit> = {}): BucketVisit {
   return {

@@ -24,6 +24,8 @@ const PAGES_PER_LIST = 8;
  */
 class ListPages {
   readonly pages = new Map<string, Promise<OwnedPage<Owned>>>();
+  /** The pages of `pages` read so far, for a request that cannot wait on a promise. */
+  readonly settled = new Map<string, OwnedPage<Owned>>();
 }
 
 export type OwnedLists = SharedCache<ListPages>;
@@ -62,6 +64,8 @@ function listKey(modelName: string, userId: number): string {
   return `${modelName}:${userId}`;
 }
 
+const pageKeyOf = (query: PageQuery) => `${query.page}:${query.limit}`;
+
 /** `listOwned`, answered from memory until a write to that user's records of that model. */
 export async function listOwnedCached<T extends Owned>(
   lists: OwnedLists,
@@ -77,18 +81,43 @@ export async function listOwnedCached<T extends Owned>(
   );
   // Keyset pages (`after`) are read straight off the index: deep pages are not worth keeping.
   if (!list || query.after !== undefined) return listOwned(model, userId, query);
-  const pageKey = `${query.page}:${query.limit}`;
+  const pageKey = pageKeyOf(query);
   let page = list.pages.get(pageKey);
   if (!page) {
-    if (list.pages.size >= PAGES_PER_LIST) list.pages.clear();
-    page = listOwned(model, userId, query);
-    list.pages.set(pageKey, page);
-    page.catch(() => {
-      if (list.pages.get(pageKey) === page) list.pages.delete(pageKey);
-    });
+    if (list.pages.size >= PAGES_PER_LIST) {
+      list.pages.clear();
+      list.settled.clear();
+    }
+    const reading = listOwned(model, userId, query);
+    page = reading;
+    list.pages.set(pageKey, reading);
+    reading.then(
+      (read) => {
+        if (list.pages.get(pageKey) === reading) list.settled.set(pageKey, read);
+      },
+      () => {
+        if (list.pages.get(pageKey) === reading) list.pages.delete(pageKey);
+      },
+    );
   }
   // The key names the model, so the page holds that model's records; callers only read them.
   return page as Promise<OwnedPage<T>>;
+}
+
+/**
+ * The page `listOwnedCached` answers for `query`, when this process has read it already; counts
+ * no cache lookup (the caller counts the hit when it answers from it).
+ */
+export function peekOwnedPage<T extends Owned>(
+  lists: OwnedLists,
+  model: Model<T>,
+  userId: number,
+  query: PageQuery,
+): OwnedPage<T> | undefined {
+  if (query.after !== undefined) return undefined;
+  const page = lists.peek(listKey(model.modelName, userId))?.settled.get(pageKeyOf(query));
+  // As in `listOwnedCached`: the key names the model.
+  return page as OwnedPage<T> | undefined;
 }
 
 type Users = readonly number[] | 'all';

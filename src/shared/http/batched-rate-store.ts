@@ -34,6 +34,12 @@ export function countsLocally(shared: number, pending: number, cap: number): boo
   return pending < Math.floor((cap - shared) / HEADROOM_SHARE);
 }
 
+/** A hit counted in the process: the key's total as this process sees it, and its window's end. */
+export interface HeldHit {
+  totalHits: number;
+  resetTime: Date;
+}
+
 interface Counter {
   /** The total Redis last answered for this key, this process's hits up to then included. */
   shared: number;
@@ -104,14 +110,33 @@ export class BatchedRateStore implements Store {
     return this.options.prefix;
   }
 
+  /**
+   * Whether the key's next hit would be counted in the process and stay within its cap: then
+   * `countInProcess` answers it at once. A request that can be answered without waiting (the hot
+   * lists' fast path) asks first, and leaves every other hit to `increment`.
+   */
+  fitsInProcess(key: string): boolean {
+    const counter = this.liveCounter(key, Date.now());
+    if (!counter) return false;
+    const cap = this.options.cap(key);
+    return (
+      counter.shared + counter.pending < cap && countsLocally(counter.shared, counter.pending, cap)
+    );
+  }
+
+  /** Counts a hit `fitsInProcess` allowed just before (in the same turn of the event loop). */
+  countInProcess(key: string): HeldHit {
+    const counter = this.liveCounter(key, Date.now());
+    if (!counter) throw new Error(`rate limit counter: no window held for ${key}`);
+    return this.countHere(key, counter);
+  }
+
   async increment(key: string): Promise<IncrementResponse> {
     const now = Date.now();
     const counter = this.counters.get(key);
     if (counter && counter.resetAt > now) {
       if (countsLocally(counter.shared, counter.pending, this.options.cap(key))) {
-        counter.pending += 1;
-        this.enqueue(key, counter);
-        return { totalHits: counter.shared + counter.pending, resetTime: counter.resetTime };
+        return this.countHere(key, counter);
       }
       const hits = counter.pending + 1;
       counter.pending = 0;
@@ -187,6 +212,17 @@ export class BatchedRateStore implements Store {
   shutdown(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
+  }
+
+  private liveCounter(key: string, now: number): Counter | undefined {
+    const counter = this.counters.get(key);
+    return counter && counter.resetAt > now ? counter : undefined;
+  }
+
+  private countHere(key: string, counter: Counter): HeldHit {
+    counter.pending += 1;
+    this.enqueue(key, counter);
+    return { totalHits: counter.shared + counter.pending, resetTime: counter.resetTime };
   }
 
   private enqueue(key: string, counter: Counter): void {

@@ -1,5 +1,6 @@
 import cors from 'cors';
-import type { RequestHandler } from 'express';
+import { LRUCache } from 'lru-cache';
+import { precomputeHeaders, type Middleware } from './security-headers';
 
 /** Headers a browser client may read: the rate-limit state above all. */
 export const EXPOSED_HEADERS = [
@@ -17,7 +18,7 @@ export const EXPOSED_HEADERS = [
  * Access-Control-Allow-Origin, so the browser refuses. The key travels in a header, never in a
  * cookie, so credentials stay off.
  */
-export function apiCors(origins: readonly string[]): RequestHandler {
+export function apiCors(origins: readonly string[]): Middleware {
   return cors({
     origin: origins.includes('*') ? '*' : [...origins],
     methods: ['GET', 'POST', 'PUT', 'DELETE'],
@@ -25,4 +26,26 @@ export function apiCors(origins: readonly string[]): RequestHandler {
     exposedHeaders: EXPOSED_HEADERS,
     maxAge: 600,
   });
+}
+
+/** Origins whose headers are kept; any origin may be sent, so the list is bounded. */
+const REMEMBERED_ORIGINS = 1_000;
+
+/**
+ * The headers `middleware` (`apiCors`) sets on a `GET` from `origin` (undefined: no Origin
+ * header), worked out by the middleware itself once per origin: for a response written before
+ * it could run (the hot lists' fast path).
+ */
+export function corsHeadersFor(middleware: Middleware): (origin: string | undefined) => string[] {
+  const byOrigin = new LRUCache<string, string[]>({ max: REMEMBERED_ORIGINS });
+  const withoutOrigin = precomputeHeaders(middleware);
+  return (origin) => {
+    if (origin === undefined) return withoutOrigin;
+    let headers = byOrigin.get(origin);
+    if (!headers) {
+      headers = precomputeHeaders(middleware, { origin });
+      byOrigin.set(origin, headers);
+    }
+    return headers;
+  };
 }

@@ -1,4 +1,6 @@
 import { Router, type RequestHandler } from 'express';
+import type { OwnedLists } from '../db/owned-lists';
+import { sentPageAnswer, type PageAnswer } from './responses';
 
 /**
  * A `GET` list route declared once: its resource's router mounts it as usual (and the OpenAPI
@@ -10,6 +12,29 @@ export interface ListRoute {
   path: string;
   /** The route's own handlers: its `endpoint` (scope, query) and the handler. */
   handlers: RequestHandler<Record<string, string>>[];
+  /**
+   * What the handlers would send for the user's first page (no query), when they have sent it
+   * before and it is still cached; counts the cache hit the handlers would count. Undefined when
+   * only the handlers can answer. See hot-lists.fast-path.ts.
+   */
+  firstPageInMemory?(userId: number): PageAnswer | undefined;
+}
+
+/**
+ * `firstPageInMemory` for a list cached in `lists`, `peek` finding a user's first page there
+ * (as `peekOwnedPage` does).
+ */
+export function firstPageIn(
+  lists: OwnedLists,
+  peek: (userId: number) => object | undefined,
+): (userId: number) => PageAnswer | undefined {
+  return (userId) => {
+    const page = peek(userId);
+    const answer = page && sentPageAnswer(page);
+    // The hit `listOwnedCached` counts when the handler reads the page.
+    if (answer) lists.lookups.hit.inc();
+    return answer;
+  };
 }
 
 /**

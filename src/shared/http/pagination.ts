@@ -15,6 +15,9 @@ export interface PageQuery {
   after?: number;
 }
 
+/** The page a list request without a query asks for (what `pageQuerySchema` makes of `{}`). */
+export const FIRST_PAGE: Readonly<PageQuery> = Object.freeze({ limit: DEFAULT_LIMIT, page: 1 });
+
 export const pageQuerySchema = Joi.object<PageQuery>({
   limit: Joi.number().integer().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT),
   page: Joi.number()

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 
@@ -12,6 +13,12 @@ declare module 'express-serve-static-core' {
 }
 
 export const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** The request's id: the caller's `X-Request-Id` when it is sane, else a new UUID. */
+export function requestIdOf(req: IncomingMessage): string {
+  const incoming = req.headers['x-request-id'];
+  return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
 
 /** What the access log says of one request. */
 export interface AccessEntry {
@@ -106,8 +113,7 @@ function logGetterOn(proto: object, logger: Logger): void {
  */
 export function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
-    const incoming = req.headers['x-request-id'];
-    const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const id = requestIdOf(req);
     res.setHeader('X-Request-Id', id);
     req.id = id;
     logGetterOn(Object.getPrototypeOf(req) as object, logger);

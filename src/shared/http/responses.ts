@@ -19,8 +19,19 @@ export function sendList<T>(
   res.json(listEnvelope(key, items, total, query));
 }
 
+/** What `sendListPage` sends for a page: its JSON and ETag. */
+export interface PageAnswer {
+  body: Buffer;
+  etag: string | undefined;
+}
+
 /** The JSON and ETag of a page answered many times (a cached list page), made on its first answer. */
-const pageBodies = new WeakMap<object, { body: Buffer; etag: string | undefined }>();
+const pageBodies = new WeakMap<object, PageAnswer>();
+
+/** What `sendListPage` sent for this page object, if it has answered it yet. */
+export function sentPageAnswer(page: object): PageAnswer | undefined {
+  return pageBodies.get(page);
+}
 
 /**
  * `sendList` for a page object that a cache hands out again and again: it is presented,

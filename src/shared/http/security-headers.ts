@@ -1,17 +1,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-type Middleware = (
+/** A middleware as Node's HTTP types see it (helmet's and cors's own shape). */
+export type Middleware = (
   req: IncomingMessage,
   res: ServerResponse,
   next: (err?: unknown) => void,
 ) => void;
 
 /**
- * The headers a header-only middleware (helmet) sets, worked out once, as a flat
- * `[name, value, ...]` list for `writeHead`: a response sent before the middleware chain carries
- * exactly the same security headers without running it per request.
+ * The headers a header-only middleware (helmet, CORS) sets for a `GET` with `requestHeaders`,
+ * worked out once, as a flat `[name, value, ...]` list for `writeHead`: a response sent before the
+ * middleware chain carries exactly the same headers without running it per request.
  */
-export function precomputeHeaders(middleware: Middleware): string[] {
+export function precomputeHeaders(
+  middleware: Middleware,
+  requestHeaders: IncomingMessage['headers'] = {},
+): string[] {
   const headers = new Map<string, [string, string]>();
   const recorder = {
     setHeader(name: string, value: unknown) {
@@ -27,7 +31,7 @@ export function precomputeHeaders(middleware: Middleware): string[] {
   };
   let passed = false;
   middleware(
-    { headers: {}, method: 'GET', url: '/' } as IncomingMessage,
+    { headers: requestHeaders, method: 'GET', url: '/' } as IncomingMessage,
     recorder as unknown as ServerResponse,
     (err) => {
       if (err) throw err;
