@@ -15,27 +15,43 @@ export interface AuditEvent {
   changes?: Record<string, unknown>;
 }
 
+const asError = (err: unknown) => (err instanceof Error ? err : new Error(String(err)));
+
 /**
  * Appends one entry; the entries of writes answered together go out in one insert (a group
  * commit: on the embedded engine an insert costs per call, and every API write appends one).
- * When the shared insert fails, each entry is tried alone, so one bad entry loses no other.
+ * Each entry is cast and validated once, as its document is made; the valid ones go to the
+ * driver's insert (mongoose's `insertMany` would make and validate every document again: a
+ * second pass over mongoose's document code on every QR create, cold in the first batch after a
+ * start). An entry the schema refuses fails alone. When the shared insert fails, each entry is
+ * tried alone, so one bad entry loses no other.
  */
 export const appendAuditEntry = groupCommit<AuditEntryRecord, true>(async (entries) => {
   // Ids are drawn here, so an entry the shared insert stored is recognised when tried alone.
-  const docs = entries.map((entry) => new AuditEntry(entry).toObject());
+  const checked = await Promise.all(
+    entries.map(async (entry) => {
+      const doc = new AuditEntry(entry);
+      try {
+        await doc.validate();
+      } catch (err) {
+        return asError(err);
+      }
+      return doc.toObject();
+    }),
+  );
+  const docs = checked.filter((c) => !(c instanceof Error));
   try {
-    await AuditEntry.insertMany(docs, { ordered: false, throwOnValidationError: true });
-    return docs.map(() => true as const);
+    if (docs.length > 0) await AuditEntry.collection.insertMany(docs, { ordered: false });
+    return checked.map((c) => (c instanceof Error ? c : (true as const)));
   } catch {
     return Promise.all(
-      docs.map((doc) =>
-        AuditEntry.create(doc).then(
-          () => true as const,
-          (err: unknown) => {
-            if (isOnlyDuplicateKeys(err)) return true as const;
-            return err instanceof Error ? err : new Error(String(err));
-          },
-        ),
+      checked.map((c) =>
+        c instanceof Error
+          ? c
+          : AuditEntry.collection.insertOne(c).then(
+              () => true as const,
+              (err: unknown) => (isOnlyDuplicateKeys(err) ? (true as const) : asError(err)),
+            ),
       ),
     );
   }
