@@ -31,9 +31,7 @@ function keyHashOf(header: string | undefined): { hash: string } | { failure: st
 }
 
 /** Why a key's caller may not act now, if they may not. */
-function refusal(caller: Caller | null, now: Date): string | undefined {
-  if (!caller) return 'Invalid API key';
-  const { user, key } = caller;
+function refusal({ user, key }: Caller, now: Date): string | undefined {
   if (user.expires && user.expires.getTime() <= now.getTime()) {
     return 'API key expired: the account plan ended';
   }
@@ -44,8 +42,9 @@ function refusal(caller: Caller | null, now: Date): string | undefined {
 
 /** Why a key's caller may not act now, or who they are (noting the key's use). */
 function judge(caller: Caller | null, now: Date, usage: KeyUsage): AuthState {
+  if (!caller) return { failure: 'Invalid API key' };
   const failure = refusal(caller, now);
-  if (failure !== undefined || !caller) return { failure: failure ?? 'Invalid API key' };
+  if (failure !== undefined) return { failure };
   usage.touch(caller, now);
   return { user: caller.user, key: caller.key };
 }

@@ -82,9 +82,10 @@ export function hotListFastPath(options: HotListFastPathOptions): HotListFastPat
 
     // Past this point the request is answered here: counted as the middleware would count it.
     callers.admit(caller, now);
+    const requestId = requestIdOf(req);
     const headers = [
       'X-Request-Id',
-      requestIdOf(req),
+      requestId,
       ...options.securityHeaders,
       ...corsHeaders(req.headers.origin),
       ...limit.count(caller.user),
@@ -104,7 +105,7 @@ export function hotListFastPath(options: HotListFastPathOptions): HotListFastPat
     const nanoseconds = Number(process.hrtime.bigint() - started);
     metrics.count('GET', list.path, status, nanoseconds / 1e9);
     accessLog({
-      reqId: headers[1] as string,
+      reqId: requestId,
       method: 'GET',
       path: list.path,
       status,

@@ -39,7 +39,8 @@ export function firstPageIn(
 
 /**
  * The lists clients poll most, answered without walking every resource's router first (a list
- * under /api met some sixty layers before its own; the walk was a tenth of its CPU). `guards`
+ * under /api met some sixty layers before its own; the walk was a tenth of its CPU), when the
+ * fast path (hot-lists.fast-path.ts) could not answer from memory before Express. `guards`
  * are the /api middleware in the order the full stack runs them (CORS, authentication, the
  * account switch, the rate limiter...), so a hot list is refused, limited, logged and counted
  * exactly like any other route; a request that is not one of these lists passes on untouched.
