@@ -13,7 +13,6 @@ import { workerReady } from './shared/infra/launcher-signals';
 import { onShutdown } from './shared/infra/shutdown';
 import { createImportQueue } from './imports/imports.jobs';
 import { createQrRenderQueue } from './qr-codes/qr-codes.jobs';
-import { warmUpQrCreate } from './qr-codes/qr-warm-up';
 import { listen } from './server';
 import { recordVisitPartitions } from './visits/visit-partitions';
 import { createVisits } from './visits/visit-recorder';
@@ -84,8 +83,6 @@ export async function main(): Promise<void> {
     webhooks,
     sessionSecret,
   });
-  // Before the first request, while the worker (under `npm start`) warms its render threads.
-  warmUpQrCreate(config.publicUrl);
   // Under `npm start`: listening (and so /readyz) waits until the worker's render threads are warm.
   await worker;
   const server = await listen(app, config.port);

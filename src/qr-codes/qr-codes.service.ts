@@ -114,7 +114,7 @@ async function checkLogo(r: Rendering, ctx: QrCreateContext): Promise<void> {
 }
 
 /** The payload for this alias, refused when no QR version or no image of this size can hold it. */
-function payloadFor(r: Rendering, alias: string, ctx: Pick<QrCreateContext, 'publicUrl'>): string {
+function payloadFor(r: Rendering, alias: string, ctx: QrCreateContext): string {
   const payload = encodeQrPayload(r.content, dynamicUrl(ctx.publicUrl, alias));
   const matrix = qrMatrix(payload, errorCorrectionOf(r.style, Boolean(r.logo)), 0);
   if (!matrix) throw validation('data is too long to fit in a QR code', 'data');
@@ -182,64 +182,6 @@ export interface QrPlacement {
   createdAt?: Date;
 }
 
-function renderingOf(input: QrCreate): Rendering {
-  return {
-    content: parseQrContent(input.type, input.data),
-    background: input.background ?? DEFAULT_BACKGROUND,
-    foreground: input.foreground ?? DEFAULT_FOREGROUND,
-    logo: input.logo || null,
-    size: input.size ?? DEFAULT_SIZE,
-    style: input.style ?? null,
-  };
-}
-
-/** Every field is set here, validated before: the driver's insert skips mongoose's document. */
-function recordOf(
-  id: number,
-  userId: number,
-  input: QrCreate,
-  rendering: Rendering,
-  alias: string,
-  payload: string,
-  placement: QrPlacement,
-): QrCodeRecord {
-  const now = new Date();
-  return {
-    id,
-    userId,
-    alias,
-    name: input.name ?? '',
-    type: rendering.content.type,
-    data: rendering.content.data,
-    status: 'pending',
-    failureReason: null,
-    createdAt: placement.createdAt ?? now,
-    payload,
-    background: rendering.background,
-    foreground: rendering.foreground,
-    logo: rendering.logo,
-    style: rendering.style,
-    size: rendering.size,
-    format: input.format ?? 'png',
-    renderVersion: 1,
-    updatedAt: now,
-    renderedAt: null,
-  };
-}
-
-/**
- * What `createQr` works out before it writes anything, for a validated body without a logo
- * (whose check may do I/O): its checks, the record and its render job. Writes nothing; the API
- * runs it at start-up on made-up codes, so V8 has compiled this path before the first real one.
- */
-export function rehearseCreateQr(input: QrCreate, publicUrl: string) {
-  const rendering = renderingOf({ ...input, logo: null });
-  const alias = newAlias();
-  const payload = payloadFor(rendering, alias, { publicUrl });
-  const record = recordOf(0, 0, input, rendering, alias, payload, {});
-  return { record, job: qrRenderJobFor(record) };
-}
-
 export async function createQr(
   userId: number,
   input: QrCreate,
@@ -248,14 +190,43 @@ export async function createQr(
 ): Promise<QrCodeRecord> {
   if (placement.alias !== undefined && !ALIAS_PATTERN.test(placement.alias))
     throw validation(`alias ${placement.alias} is not 8 letters or digits`, 'alias');
-  const rendering = renderingOf(input);
+  const rendering: Rendering = {
+    content: parseQrContent(input.type, input.data),
+    background: input.background ?? DEFAULT_BACKGROUND,
+    foreground: input.foreground ?? DEFAULT_FOREGROUND,
+    logo: input.logo || null,
+    size: input.size ?? DEFAULT_SIZE,
+    style: input.style ?? null,
+  };
   let alias = placement.alias ?? newAlias();
   let payload = payloadFor(rendering, alias, ctx);
   await checkLogo(rendering, ctx);
   const id = await nextId('qr');
   for (let attempt = 0; ; attempt += 1) {
+    const now = new Date();
     try {
-      const created = recordOf(id, userId, input, rendering, alias, payload, placement);
+      // Every field is set here, validated above: the driver's insert skips mongoose's document.
+      const created: QrCodeRecord = {
+        id,
+        userId,
+        alias,
+        name: input.name ?? '',
+        type: rendering.content.type,
+        data: rendering.content.data,
+        status: 'pending',
+        failureReason: null,
+        createdAt: placement.createdAt ?? now,
+        payload,
+        background: rendering.background,
+        foreground: rendering.foreground,
+        logo: rendering.logo,
+        style: rendering.style,
+        size: rendering.size,
+        format: input.format ?? 'png',
+        renderVersion: 1,
+        updatedAt: now,
+        renderedAt: null,
+      };
       await insertCode(created);
       await ctx.lookups.invalidate([alias]);
       // The first poll for the image then needs no read; queued after, so no render can end first.
