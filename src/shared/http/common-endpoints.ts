@@ -20,7 +20,10 @@ export const listEndpoint = (
     scope: scopeOf(resource, 'read'),
     summary,
     query: keysetPageQuerySchema,
-    responses: { 200: listResponse(key, item, 'A page, newest first') },
+    responses: {
+      200: listResponse(key, item, 'A page, newest first'),
+      304: { description: 'The page is unchanged since the ETag sent in If-None-Match' },
+    },
   });
 
 /** `PUT /api/<thing>/:id/update` answering `{error: 0, message}`. */
