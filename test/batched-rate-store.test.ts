@@ -70,6 +70,23 @@ describe('the batched rate-limit store', () => {
     expect((await store.get('k'))?.totalHits).to.equal(10);
   });
 
+  it('never answers a lower total while a batch of its hits is on its way to Redis', async () => {
+    const prefix = `${uniqueName('brs')}:`;
+    const { store } = await processStore(prefix, 1_000);
+    const totals: number[] = [];
+    for (let i = 0; i < 5; i += 1) totals.push((await store.increment('k')).totalHits);
+    // The batch leaves now; its answer comes back only after the next hits are counted.
+    const flushed = store.flush();
+    totals.push((await store.increment('k')).totalHits);
+    expect(store.fitsInProcess('k')).to.equal(true);
+    totals.push(store.countInProcess('k').totalHits);
+    await flushed;
+    totals.push((await store.increment('k')).totalHits);
+    expect(totals).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8]);
+    await store.flush();
+    expect(await redis.get(`${prefix}k`)).to.equal('8');
+  });
+
   it('refuses a key Redis reported past its cap from the process, and still adds those hits', async () => {
     const prefix = `${uniqueName('brs')}:`;
     const { store, sent } = await processStore(prefix, 4);

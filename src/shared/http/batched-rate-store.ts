@@ -43,14 +43,23 @@ export interface HeldHit {
 interface Counter {
   /** The total Redis last answered for this key, this process's hits up to then included. */
   shared: number;
-  /** Hits counted here since, not yet in Redis. */
+  /** Hits counted here since, not yet sent to Redis. */
   pending: number;
+  /**
+   * Hits sent to Redis whose answer has not come back: still counted in every total answered
+   * meanwhile, or a total would drop by a batch while it is on its way (and the remaining count
+   * a client reads would go up).
+   */
+  inFlight: number;
   resetAt: number;
   /** `resetAt` as the Date express-rate-limit wants, made once per sync rather than per hit. */
   resetTime: Date;
   /** Whether the key is in the list the next flush writes. */
   queued: boolean;
 }
+
+/** The key's total as this process knows it: Redis's last answer and every hit counted since. */
+const totalOf = (c: Counter) => c.shared + c.inFlight + c.pending;
 
 export interface BatchedRateStoreOptions {
   /** The store of record: its key layout, reads, decrements and resets. */
@@ -119,9 +128,8 @@ export class BatchedRateStore implements Store {
     const counter = this.liveCounter(key, Date.now());
     if (!counter) return false;
     const cap = this.options.cap(key);
-    return (
-      counter.shared + counter.pending < cap && countsLocally(counter.shared, counter.pending, cap)
-    );
+    const known = counter.shared + counter.inFlight;
+    return known + counter.pending < cap && countsLocally(known, counter.pending, cap);
   }
 
   /** Counts a hit `fitsInProcess` allowed just before (in the same turn of the event loop). */
@@ -135,19 +143,26 @@ export class BatchedRateStore implements Store {
     const now = Date.now();
     const counter = this.counters.get(key);
     if (counter && counter.resetAt > now) {
-      if (countsLocally(counter.shared, counter.pending, this.options.cap(key))) {
+      const known = counter.shared + counter.inFlight;
+      if (countsLocally(known, counter.pending, this.options.cap(key))) {
         return this.countHere(key, counter);
       }
       const hits = counter.pending + 1;
       counter.pending = 0;
+      counter.inFlight += hits;
+      let result: IncrementResponse;
       try {
-        return this.remember(key, await this.add(key, hits));
+        result = await this.add(key, hits);
       } catch (err) {
         // Not in Redis: still this process's, for the next try.
+        counter.inFlight -= hits;
         counter.pending += hits - 1;
         if (counter.pending > 0) this.enqueue(key, counter);
         throw err;
       }
+      // The answer's total holds them now.
+      counter.inFlight -= hits;
+      return this.remember(key, result);
     }
     // A window that is over takes the hits it held with it, as Redis lets its counter go.
     if (counter) this.counters.delete(key);
@@ -192,10 +207,15 @@ export class BatchedRateStore implements Store {
         if (counter.pending === 0) continue;
         const hits = counter.pending;
         counter.pending = 0;
+        counter.inFlight += hits;
         writes.push(
           this.add(key, hits).then(
-            (result) => void this.remember(key, result),
+            (result) => {
+              counter.inFlight -= hits;
+              this.remember(key, result);
+            },
             () => {
+              counter.inFlight -= hits;
               counter.pending += hits;
               this.enqueue(key, counter);
             },
@@ -222,7 +242,7 @@ export class BatchedRateStore implements Store {
   private countHere(key: string, counter: Counter): HeldHit {
     counter.pending += 1;
     this.enqueue(key, counter);
-    return { totalHits: counter.shared + counter.pending, resetTime: counter.resetTime };
+    return { totalHits: totalOf(counter), resetTime: counter.resetTime };
   }
 
   private enqueue(key: string, counter: Counter): void {
@@ -261,13 +281,14 @@ export class BatchedRateStore implements Store {
       counter.shared = result.totalHits;
       counter.resetAt = resetTime.getTime();
       counter.resetTime = resetTime;
-      return { totalHits: counter.shared + counter.pending, resetTime };
+      return { totalHits: totalOf(counter), resetTime };
     }
     if (this.counters.size >= this.maxKeys && now - this.sweptAt >= this.flushMs) this.sweep(now);
     if (this.counters.size < this.maxKeys) {
       this.counters.set(key, {
         shared: result.totalHits,
         pending: 0,
+        inFlight: 0,
         resetAt: resetTime.getTime(),
         resetTime,
         queued: false,
