@@ -1,7 +1,7 @@
 import { isbot } from 'isbot';
 import { LRUCache } from 'lru-cache';
 import { UAParser } from 'ua-parser-js';
-import type { CapturedVisit, ClickLabels, DescribedVisit, SocialNetwork } from './visits.types';
+import type { CapturedVisit, ClickLabels, SocialNetwork } from './visits.types';
 
 const socialHosts: ReadonlyArray<[SocialNetwork, readonly string[]]> = [
   ['facebook', ['facebook.com', 'fb.com', 'fb.me', 'messenger.com']],
@@ -115,51 +115,4 @@ export function clickLabelsOf(visit: CapturedVisit): ClickLabels {
     sets.set(key, labels);
   }
   return labels;
-}
-
-/**
- * Every field of a captured visit, so that one added there cannot be left out of the copy below
- * (the compiler asks for it here).
- */
-const CAPTURED_FIELDS = {
-  kind: true,
-  targetId: true,
-  at: true,
-  visitor: true,
-  country: true,
-  userAgent: true,
-  referrer: true,
-  variant: true,
-  clickId: true,
-  resent: true,
-} as const satisfies Record<keyof CapturedVisit, true>;
-export const capturedFields = Object.keys(CAPTURED_FIELDS) as ReadonlyArray<keyof CapturedVisit>;
-
-/**
- * Derives browser, OS, referrer label, social network and bot flag from a captured visit. The
- * copy is written out field by field: V8 builds `{ ...visit, browser, ... }` (a spread followed
- * by more properties) on its slow path, which cost the drain more per visit than all the rest of
- * this function.
- */
-export function describeVisit(visit: CapturedVisit): DescribedVisit {
-  const { browser, os, bot } = parseAgent(visit.userAgent);
-  const { label, social } = parseReferrer(visit.referrer);
-  const described: DescribedVisit = {
-    kind: visit.kind,
-    targetId: visit.targetId,
-    at: visit.at,
-    visitor: visit.visitor,
-    country: visit.country,
-    userAgent: visit.userAgent,
-    referrer: visit.referrer,
-    browser,
-    os,
-    referrerLabel: label,
-    social,
-    bot,
-  };
-  if (visit.variant !== undefined) described.variant = visit.variant;
-  if (visit.clickId !== undefined) described.clickId = visit.clickId;
-  if (visit.resent !== undefined) described.resent = visit.resent;
-  return described;
 }

@@ -49,15 +49,6 @@ export interface CapturedVisit {
   resent?: boolean;
 }
 
-/** A captured visit with what the drainer derives from it off the response path. */
-export interface DescribedVisit extends CapturedVisit {
-  browser: string;
-  os: string;
-  referrerLabel: string;
-  social: SocialNetwork | null;
-  bot: boolean;
-}
-
 /** Every label a click is counted under; the clicks of a bucket share a handful of these. */
 export interface ClickLabels {
   country: string;
