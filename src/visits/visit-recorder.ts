@@ -16,9 +16,12 @@ import { VisitSpool, type VisitSpoolOptions, type VisitSpoolStats } from './visi
 import { deleteVisits, getClickCounts, getStatistics, getVariantClicks } from './visits.service';
 import type { CapturedVisit, Statistics, VisitKind, VisitTarget } from './visits.types';
 
+/** What a click is captured from: a request, or a fast path's `Visitor` (src/shared/http/express-view.ts). */
+export type VisitRequest = Pick<Request, 'ip' | 'headers'>;
+
 export interface VisitRecorder {
   /** Captures the visit and queues it; never throws and never delays the response. */
-  record(target: VisitTarget, req: Request): void;
+  record(target: VisitTarget, req: VisitRequest): void;
 }
 
 /** Everything a resource needs of visits, bound to this deployment's Redis (`deps.visits`). */
@@ -56,7 +59,7 @@ const MAX_FIELD = 512;
 /** Clicks in one stream entry at most: a drainer's batch (500 entries) stays a bounded size. */
 export const CLICKS_PER_ENTRY = 100;
 
-function header(req: Request, name: string): string {
+function header(req: VisitRequest, name: string): string {
   const value = req.headers[name];
   return (Array.isArray(value) ? value[0] : value)?.slice(0, MAX_FIELD) ?? '';
 }
@@ -83,7 +86,7 @@ export function visitorHasher(salt: string, max = 10_000): VisitorHasher {
 
 export function captureVisit(
   target: VisitTarget,
-  req: Request,
+  req: VisitRequest,
   hash: VisitorHasher,
   countryHeader?: string,
   nextClickId?: () => string,

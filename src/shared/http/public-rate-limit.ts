@@ -31,13 +31,14 @@ type CountedRequest = Request & { [COUNTED]?: Counted };
 export interface PublicRateLimit {
   middleware: RequestHandler;
   /**
-   * Counts the request (a Redis round trip only when the store must sync) and resolves to whether it is within the cap. An
-   * over-cap request is marked, so the middleware refuses it without counting it again.
+   * Counts the request of `client` (its address as Express derives it; a Redis round trip only
+   * when the store must sync) and resolves to whether it is within the cap. An over-cap request
+   * is marked, so the middleware refuses it without counting it again.
    */
-  count(req: Request): Promise<boolean>;
+  count(req: Request, client: Pick<Request, 'ip'>): Promise<boolean>;
 }
 
-const clientCounter = (req: Request) => `ip:${clientKey(req)}`;
+const clientCounter = (req: Pick<Request, 'ip'>) => `ip:${clientKey(req)}`;
 
 function refusal(resetTime: Date | undefined, windowMs: number) {
   const seconds = resetTime
@@ -104,9 +105,9 @@ export function createPublicRateLimit(
       if (counted) return next(refusal(counted.resetTime, windowMs));
       return limiter(req, res, next);
     },
-    count: async (req) => {
+    count: async (req, client) => {
       try {
-        const { totalHits, resetTime } = await store.increment(clientCounter(req));
+        const { totalHits, resetTime } = await store.increment(clientCounter(client));
         failing = false;
         if (totalHits <= limit) return true;
         (req as CountedRequest)[COUNTED] = { resetTime };
