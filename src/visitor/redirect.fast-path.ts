@@ -14,7 +14,7 @@ import { factsOf } from './rules/visitor-facts';
 /**
  * Answers the request and returns true, or returns false having touched nothing. With a public
  * rate limit, a click past its address's cap is handed to `fallback` (the normal routes, which
- * answer the 429 without counting it again) after returning true.
+ * answer the 429 without counting it again), and true is returned.
  */
 export type FastPath = (req: Request, res: Response, fallback: () => void) => boolean;
 
@@ -34,7 +34,7 @@ export function redirectFastPath(
   deps: AppDeps,
   securityHeaders: readonly string[],
   metrics: Pick<ApiMetrics, 'count'>,
-  limit?: Pick<PublicRateLimit, 'count'>,
+  limit?: Pick<PublicRateLimit, 'count' | 'countInProcess'>,
 ): FastPath {
   const links = linkCacheFor(deps);
   const domains = domainCacheFor(deps);
@@ -101,11 +101,15 @@ export function redirectFastPath(
       answer(visitor, res, target.id, location, path, started);
       return true;
     }
-    // Counted before the 302 (issue 29, L3); mostly in the process, Redis near the cap.
-    void limit.count(req, visitor).then((within) => {
-      if (within) answer(visitor, res, target.id, location, path, started);
-      else fallback();
-    });
+    // Counted before the 302 (issue 29, L3); mostly in the process, at once, Redis near the cap.
+    const counted = limit.countInProcess(req, visitor);
+    if (counted === undefined) {
+      void limit.count(req, visitor).then((within) => {
+        if (within) answer(visitor, res, target.id, location, path, started);
+        else fallback();
+      });
+    } else if (counted) answer(visitor, res, target.id, location, path, started);
+    else fallback();
     return true;
   };
 }
