@@ -1,7 +1,17 @@
 import { randomBytes } from 'node:crypto';
 
-/** One id per test run: its database name and Redis key prefix, so parallel runs never collide. */
-export const runId = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+/**
+ * The id the whole run shares, set by the global setup before mocha forks its workers (see
+ * root-hooks.ts); a process that was not started by mocha makes its own.
+ */
+export const RUN_ENV = 'LINKQR_TEST_RUN';
+export const newRunId = (): string => `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+
+/**
+ * One id per test process: its database name and Redis key prefix, so neither parallel runs nor
+ * the workers of one run ever collide. The run's id leads, so the global teardown finds them all.
+ */
+export const runId = `${process.env[RUN_ENV] ?? newRunId()}-${process.pid}`;
 export const testDbName = `linkqr_test_${runId}`;
 export const testRedisPrefix = `linkqr-test-${runId}:`;
 

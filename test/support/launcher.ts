@@ -39,7 +39,7 @@ export interface Launched {
 }
 
 /** `npm start` as a newcomer runs it (src/start.ts), ready once /readyz answers 200. */
-export async function launch(env: NodeJS.ProcessEnv, readyTimeoutMs = 60_000): Promise<Launched> {
+export async function launch(env: NodeJS.ProcessEnv, readyTimeoutMs = 150_000): Promise<Launched> {
   const url = `http://127.0.0.1:${env.PORT}`;
   // The worker serves /healthz and /metrics too: never on the default port other runs may hold.
   env.WORKER_PORT ??= String(await freePort());

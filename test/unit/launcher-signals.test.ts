@@ -42,9 +42,21 @@ describe('launcher signals (npm start: the API listens once the worker is warm)'
   it('does not wait outside the launcher: without the argument, or without an IPC channel', async () => {
     const settled = (p: Promise<void>) =>
       Promise.race([p.then(() => true), new Promise((r) => setImmediate(() => r(false)))]);
-    expect(await settled(workerReady([]))).to.equal(true);
-    // mocha is not forked with an IPC channel, so even the launcher's argument does not wait.
-    expect(process.send).to.equal(undefined);
-    expect(await settled(workerReady([LISTEN_AFTER_WORKER]))).to.equal(true);
+    const forked = new Child();
+    expect(await settled(workerReady([], forked))).to.equal(true);
+    const notForked = Object.assign(new EventEmitter(), { send: undefined });
+    expect(await settled(workerReady([LISTEN_AFTER_WORKER], notForked))).to.equal(true);
+  });
+
+  it('waits, under the launcher, for the worker-ready message and nothing else', async () => {
+    const settled = (p: Promise<void>) =>
+      Promise.race([p.then(() => true), new Promise((r) => setImmediate(() => r(false)))]);
+    const forked = new Child();
+    const ready = workerReady([LISTEN_AFTER_WORKER], forked);
+    forked.emit('message', { linkqr: 'something else' });
+    expect(await settled(ready)).to.equal(false);
+    forked.emit('message', WORKER_READY);
+    expect(await settled(ready)).to.equal(true);
+    expect(forked.listenerCount('message')).to.equal(0);
   });
 });

@@ -14,20 +14,30 @@ const isWorkerReady = (message: unknown): boolean =>
   message !== null &&
   (message as { linkqr?: unknown }).linkqr === WORKER_READY.linkqr;
 
+/** The process's IPC channel to the launcher, as `workerReady` uses it. */
+export interface LauncherChannel {
+  send?: unknown;
+  on(event: 'message', listener: (message: unknown) => void): unknown;
+  off(event: 'message', listener: (message: unknown) => void): unknown;
+}
+
 /**
  * Settles when the launcher has passed on the worker's readiness; at once outside the launcher.
  * Call it before the first await of the process's start: a message that arrives with no listener
  * is lost.
  */
-export function workerReady(argv: readonly string[] = process.argv): Promise<void> {
-  if (!argv.includes(LISTEN_AFTER_WORKER) || !process.send) return Promise.resolve();
+export function workerReady(
+  argv: readonly string[] = process.argv,
+  channel: LauncherChannel = process,
+): Promise<void> {
+  if (!argv.includes(LISTEN_AFTER_WORKER) || !channel.send) return Promise.resolve();
   return new Promise((resolve) => {
     const onMessage = (message: unknown) => {
       if (!isWorkerReady(message)) return;
-      process.off('message', onMessage);
+      channel.off('message', onMessage);
       resolve();
     };
-    process.on('message', onMessage);
+    channel.on('message', onMessage);
   });
 }
 
