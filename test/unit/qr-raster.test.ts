@@ -3,7 +3,7 @@ import { decode as decodePng, encode as encodePng } from 'fast-png';
 import jsQR from 'jsqr';
 import QRCode from 'qrcode';
 import sharp from 'sharp';
-import type { Rgb } from '../../src/qr-codes/qr-colors';
+import { contrastRatio, MIN_CONTRAST, type Rgb } from '../../src/qr-codes/qr-colors';
 import { modulePixels, QUIET_ZONE } from '../../src/qr-codes/qr-symbol';
 import {
   GRID_MARGIN,
@@ -14,6 +14,7 @@ import {
   type Geometry,
 } from '../../workers/qr-render/symbol-raster';
 import {
+  gridReadsAs,
   UnreadableImageError,
   verifyPng,
   verifySymbolPng,
@@ -88,6 +89,34 @@ describe('QR symbol raster', () => {
     const { rgba, width } = sampleModules(rgbGrey(pixels, 512), g, 2);
     expect(width).to.equal((g.modules + 2 * GRID_MARGIN) * 2);
     expect(jsQR(rgba, width, width)?.data).to.equal(payload);
+  });
+});
+
+describe('QR module grid read by ZXing as a pure barcode', () => {
+  /** The lightest grey still allowed as a foreground on white. */
+  const lowest = (() => {
+    let v = 0;
+    while (contrastRatio({ r: v + 1, g: v + 1, b: v + 1 }, white) >= MIN_CONTRAST) v += 1;
+    return { r: v, g: v, b: v };
+  })();
+
+  it('reads the smallest symbols (which jsQR does not read at one pixel per module) to large ones', () => {
+    for (const text of ['7', 'https://l.test/s/a1', 'x'.repeat(300), 'x'.repeat(1500)]) {
+      for (const [fg, bg] of [
+        [black, white],
+        [navy, cream],
+        [lowest, white],
+      ] as const) {
+        const { pixels, g } = drawn(text, 1024, fg, bg);
+        expect(gridReadsAs(rgbGrey(pixels, 1024), g, text), `${text.length} chars`).to.equal(true);
+      }
+    }
+  });
+
+  it('answers false for another payload, and for a grid that is no symbol', () => {
+    const { pixels, g } = drawn('https://l.test/s/a1', 512);
+    expect(gridReadsAs(rgbGrey(pixels, 512), g, 'https://l.test/s/a2')).to.equal(false);
+    expect(gridReadsAs(() => 255, g, 'https://l.test/s/a1')).to.equal(false);
   });
 });
 

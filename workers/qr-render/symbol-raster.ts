@@ -109,26 +109,37 @@ export function rgbGrey(pixels: Buffer, size: number): GreyAt {
 export const GRID_MARGIN = 2;
 
 /**
- * One grey pixel per module at the centre of each module, with a margin of quiet zone, scaled up
- * to `pixelsPerModule`: the grid a scanner samples once it has found the symbol, RGBA for jsQR.
+ * One grey value per module, at the centre of each module, with a margin of quiet zone: the grid
+ * a scanner samples once it has found the symbol, `side` values a row.
  */
+export function moduleGreys(
+  greyAt: GreyAt,
+  g: Geometry,
+): { grey: Uint8ClampedArray; side: number } {
+  const side = g.modules + 2 * GRID_MARGIN;
+  const grey = new Uint8ClampedArray(side * side);
+  const first = g.offset - GRID_MARGIN * g.scale + (g.scale >> 1);
+  for (let my = 0; my < side; my += 1) {
+    const py = first + my * g.scale;
+    for (let mx = 0; mx < side; mx += 1) grey[my * side + mx] = greyAt(first + mx * g.scale, py);
+  }
+  return { grey, side };
+}
+
+/** The module grid (see `moduleGreys`) scaled up to `pixelsPerModule`, RGBA for jsQR. */
 export function sampleModules(
   greyAt: GreyAt,
   g: Geometry,
   pixelsPerModule: number,
 ): { rgba: Uint8ClampedArray; width: number } {
-  const side = g.modules + 2 * GRID_MARGIN;
+  const { grey, side } = moduleGreys(greyAt, g);
   const width = side * pixelsPerModule;
   const rgba = new Uint8ClampedArray(width * width * 4);
-  const first = g.offset - GRID_MARGIN * g.scale + (g.scale >> 1);
-  const grey = new Uint8Array(side);
   for (let my = 0; my < side; my += 1) {
-    const py = first + my * g.scale;
-    for (let mx = 0; mx < side; mx += 1) grey[mx] = greyAt(first + mx * g.scale, py);
     for (let dy = 0; dy < pixelsPerModule; dy += 1) {
       let o = (my * pixelsPerModule + dy) * width * 4;
       for (let mx = 0; mx < side; mx += 1) {
-        const v = grey[mx] as number;
+        const v = grey[my * side + mx] as number;
         for (let dx = 0; dx < pixelsPerModule; dx += 1, o += 4) {
           rgba[o] = rgba[o + 1] = rgba[o + 2] = v;
           rgba[o + 3] = 255;
