@@ -40,15 +40,21 @@ export function listen(
   const connections = new Map<net.Socket, Connection>();
   let closingSince: number | undefined;
 
+  /** One listener for every response (`this` is the response): no closure per request. */
+  function responseClosed(this: http.ServerResponse): void {
+    const connection = connections.get(this.req.socket);
+    if (!connection) return;
+    connection.active -= 1;
+    connection.idleSince = Date.now();
+  }
+
   const server = http.createServer((req, res) => {
     const connection = connections.get(req.socket);
-    if (connection) connection.active += 1;
+    if (connection) {
+      connection.active += 1;
+      res.on('close', responseClosed);
+    }
     if (closingSince !== undefined) res.setHeader('Connection', 'close');
-    res.once('close', () => {
-      if (!connection) return;
-      connection.active -= 1;
-      connection.idleSince = Date.now();
-    });
     app(req, res);
   });
   server.keepAliveTimeout = 5000;
