@@ -124,7 +124,7 @@ export function createRenderStore(
   pool.onRenderSettled(() => setImmediate(() => allBusy() || release()));
   return (render) =>
     new Promise<StoredRender>((resolve, reject) => {
-      held.push({ render, settle: (out) => out.then(resolve, reject) });
+      held.push({ render, settle: (out) => void out.then(resolve, reject) });
       if (!allBusy()) release();
     });
 }
