@@ -18,6 +18,7 @@ import { jsonBody } from './shared/http/json-body';
 import { apiCors } from './shared/http/cors';
 import { hotLists } from './shared/http/hot-lists';
 import { hotListFastPath } from './shared/http/hot-lists.fast-path';
+import { expressView } from './shared/http/express-view';
 import { requestLog } from './shared/http/request-log';
 import { createRateLimiter } from './shared/http/rate-limit';
 import { createPublicRateLimit } from './shared/http/public-rate-limit';
@@ -51,11 +52,8 @@ export function createApp(deps: AppDeps): Express {
   const answerCachedRedirect = redirectFastPath(app, deps, securityHeaders, metrics, publicLimit);
   const route = app.handle.bind(app);
   const hosts = serviceHosts(config);
-  const dashboardOnly = (req: Request) => {
-    if (hosts.sharedOrigin) return false;
-    Object.setPrototypeOf(req, app.request);
-    return hosts.isDashboardOnly(req);
-  };
+  const viewOf = expressView(app);
+  const dashboardOnly = (req: Request) => !hosts.sharedOrigin && hosts.isDashboardOnly(viewOf(req));
   const rateLimit = createRateLimiter({
     redis: deps.redis,
     prefix: deps.keys.rateLimit(),

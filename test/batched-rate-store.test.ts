@@ -134,6 +134,26 @@ describe('the batched rate-limit store', () => {
     expect(await redis.get(`${prefix}k`)).to.equal('1001');
   });
 
+  it('answers at once what increment would count in the process, and leaves every other hit to increment', async () => {
+    const prefix = `${uniqueName('brs')}:`;
+    const { store, sent } = await processStore(prefix, 10);
+    expect(store.incrementInProcess('k'), 'no window held yet').to.equal(undefined);
+    const totals: number[] = [];
+    const inProcess: boolean[] = [];
+    for (let i = 0; i < 14; i += 1) {
+      const held = store.incrementInProcess('k');
+      inProcess.push(held !== undefined);
+      totals.push(held ? held.totalHits : (await store.increment('k')).totalHits);
+    }
+    // The same totals and round trips as `increment` alone (the two-process test's one side):
+    // the first hit and those near the cap asked Redis, the rest and the refused were answered here.
+    expect(totals).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
+    expect(inProcess.filter((x) => !x)).to.have.length(sent.count);
+    expect(inProcess.slice(-3)).to.deep.equal([true, true, true]);
+    await store.flush();
+    expect(await redis.get(`${prefix}k`)).to.equal('14');
+  });
+
   it('keeps one count per key', async () => {
     const prefix = `${uniqueName('brs')}:`;
     const { store } = await processStore(prefix, 100);

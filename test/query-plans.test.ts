@@ -63,7 +63,14 @@ describe('query plans: no request path scans a collection (issue 22)', () => {
     const queries = await during(async () => {
       const link = await createLink(app, user.apiKey, { url: 'https://example.com/plans' });
       await createLink(app, user.apiKey, { url: 'https://example.com/plans2' });
-      await visit(app, `/${link.alias}`);
+      // A click with labels, so the drain's rollups write every statistics collection.
+      await visit(app, `/${link.alias}`, {
+        headers: {
+          'user-agent':
+            'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36',
+          referer: 'https://news.example/story',
+        },
+      });
       await drainVisits(app);
       const slug = uniqueName('plan').replace(/[^a-z0-9-]/gi, '');
       const campaign = await api.post<{ id: number }>('/api/campaign/add', { name: 'c', slug });

@@ -62,8 +62,12 @@ describe('visit recording and statistics', () => {
     drainerRedis.disconnect();
   });
 
-  const hit = (id: number, headers: Record<string, string>, kind = 'qr') =>
-    request(url, `/hit/${kind}/${id}`, { headers });
+  /** A click, sent to Redis before it resolves (a busy process gathers clicks for a few ms). */
+  const hit = async (id: number, headers: Record<string, string>, kind = 'qr') => {
+    const res = await request(url, `/hit/${kind}/${id}`, { headers });
+    await visits.flush();
+    return res;
+  };
   const drain = () => new VisitDrainer({ redis: drainerRedis, keys, logger }).drainAvailable();
 
   it('turns visits into the exact statistics object, leaving bots out', async () => {
@@ -196,6 +200,34 @@ describe('visit recording and statistics', () => {
     expect((await redis.xlen(stream)) - before).to.equal(3);
     await drain();
     expect((await visits.getStatistics({ kind: 'qr', id })).clicks).to.equal(clicks);
+  });
+
+  it('sends the clicks of a busy process once per window, and what it gathered at close', async () => {
+    const id = nextTarget++;
+    const stream = visitStreamKey(keys, visitPartitionOf('qr', id, DEFAULT_VISIT_PARTITIONS));
+    const before = await redis.xlen(stream);
+    const gathering = createVisits({
+      redis,
+      keys,
+      logger,
+      salt: 'salt-for-tests',
+      countryHeader: undefined,
+      windowMs: 60_000,
+    });
+    const req = { ip: '203.0.113.9', headers: { 'user-agent': chrome } } as unknown as Request;
+    // Nothing sent lately: the first click leaves at the end of its turn.
+    gathering.record({ kind: 'qr', id }, req);
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await redis.xlen(stream)) - before).to.equal(1);
+    // Within the window: gathered, not sent.
+    for (let i = 0; i < 5; i += 1) gathering.record({ kind: 'qr', id }, req);
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await redis.xlen(stream)) - before).to.equal(1);
+    // Shutting down sends them (one entry) and leaves no timer behind.
+    await gathering.close();
+    expect((await redis.xlen(stream)) - before).to.equal(2);
+    await drain();
+    expect((await visits.getStatistics({ kind: 'qr', id })).clicks).to.equal(6);
   });
 
   it('drains continuously in the background and leaves no backlog', async () => {

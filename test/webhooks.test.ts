@@ -156,6 +156,7 @@ describe('webhooks', () => {
       [one, GOOGLEBOT],
     ] as const)
       await visit(app, `/${link.alias}`, { headers: { 'user-agent': ua } });
+    await app.deps.visits.flush();
 
     const redis = standaloneRedis(app.config.redisUrl, 'blocking');
     try {

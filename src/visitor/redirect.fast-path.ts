@@ -2,6 +2,7 @@ import type { Express, Request, Response } from 'express';
 import type { AppDeps } from '../deps';
 import { domainCacheFor } from '../domains/domain-cache';
 import { isBrandableHost } from '../domains/domain-name';
+import { expressView, type Visitor } from '../shared/http/express-view';
 import type { PublicRateLimit } from '../shared/http/public-rate-limit';
 import { batchedAccessLog, requestIdOf } from '../shared/http/request-log';
 import type { ApiMetrics } from '../shared/metrics/api-metrics';
@@ -13,7 +14,7 @@ import { factsOf } from './rules/visitor-facts';
 /**
  * Answers the request and returns true, or returns false having touched nothing. With a public
  * rate limit, a click past its address's cap is handed to `fallback` (the normal routes, which
- * answer the 429 without counting it again) after returning true.
+ * answer the 429 without counting it again), and true is returned.
  */
 export type FastPath = (req: Request, res: Response, fallback: () => void) => boolean;
 
@@ -25,15 +26,15 @@ export type FastPath = (req: Request, res: Response, fallback: () => void) => bo
  * link with pages or pixels, a query string on a link without rules, HEAD, an unknown host) goes
  * on to the normal routes, which also fill
  * the cache. Fast-path redirects are counted as requests and clicks, and written to the access
- * log in batches (`batchedAccessLog`). The client address and host are Express's own (`trust proxy` included): the
- * request is given the app's request prototype, as Express itself does first thing.
+ * log in batches (`batchedAccessLog`). The client address and host are Express's own (`trust proxy` included),
+ * read through an `expressView`: the request itself is left as Node made it.
  */
 export function redirectFastPath(
   app: Express,
   deps: AppDeps,
   securityHeaders: readonly string[],
   metrics: Pick<ApiMetrics, 'count'>,
-  limit?: Pick<PublicRateLimit, 'count'>,
+  limit?: Pick<PublicRateLimit, 'count' | 'countInProcess'>,
 ): FastPath {
   const links = linkCacheFor(deps);
   const domains = domainCacheFor(deps);
@@ -41,10 +42,10 @@ export function redirectFastPath(
   const serviceHost = new URL(deps.config.publicUrl).hostname.toLowerCase();
   const fixed = [...securityHeaders, 'Cache-Control', 'private, no-store', 'Content-Length', '0'];
   const accessLog = batchedAccessLog(deps.logger);
+  const viewOf = expressView(app);
 
   /** The domain id the alias is looked up on, or undefined when only the normal routes know. */
-  function domainIdOf(req: Request): number | undefined {
-    const hostname = req.hostname;
+  function domainIdOf(hostname: string | undefined): number | undefined {
     if (!hostname || hostname === serviceHost) return DEFAULT_DOMAIN_ID;
     const host = hostname.toLowerCase();
     if (host === serviceHost || !isBrandableHost(host)) return DEFAULT_DOMAIN_ID;
@@ -55,7 +56,7 @@ export function redirectFastPath(
   }
 
   function answer(
-    req: Request,
+    visitor: Visitor,
     res: Response,
     id: number,
     location: string,
@@ -63,8 +64,8 @@ export function redirectFastPath(
     started: bigint,
   ) {
     links.lookups.hit.inc();
-    deps.visits.record({ kind: 'link', id }, req);
-    const requestId = requestIdOf(req);
+    deps.visits.record({ kind: 'link', id }, visitor);
+    const requestId = requestIdOf(visitor);
     res.writeHead(302, [...fixed, 'Location', location, 'X-Request-Id', requestId]);
     res.end();
     const nanoseconds = Number(process.hrtime.bigint() - started);
@@ -85,25 +86,30 @@ export function redirectFastPath(
     const path = mark === -1 ? req.url : req.url.slice(0, mark);
     const alias = path.slice(1);
     if (!ALIAS_SHAPE.test(alias)) return false;
-    Object.setPrototypeOf(req, app.request);
-    const domainId = domainIdOf(req);
+    const view = viewOf(req);
+    const domainId = domainIdOf(view.hostname);
     if (domainId === undefined) return false;
     const target = links.peek(linkCacheKey(domainId, alias));
     if (!target?.direct || (mark !== -1 && !target.rules)) return false;
     const now = Date.now();
     if (target.expiresAt !== null && now >= target.expiresAt) return false;
-    const location = destinationOf(target, () => factsOf(req, countryHeader, now));
+    const visitor: Visitor = { ip: view.ip, headers: req.headers, url: req.url };
+    const location = destinationOf(target, () => factsOf(visitor, countryHeader, now));
     // An app URL opens through the app page of the normal routes.
     if (location.charCodeAt(0) !== 104 && isAppUrl(location)) return false;
     if (!limit) {
-      answer(req, res, target.id, location, path, started);
+      answer(visitor, res, target.id, location, path, started);
       return true;
     }
-    // Counted before the 302 (issue 29, L3); mostly in the process, Redis near the cap.
-    void limit.count(req).then((within) => {
-      if (within) answer(req, res, target.id, location, path, started);
-      else fallback();
-    });
+    // Counted before the 302 (issue 29, L3); mostly in the process, at once, Redis near the cap.
+    const counted = limit.countInProcess(req, visitor);
+    if (counted === undefined) {
+      void limit.count(req, visitor).then((within) => {
+        if (within) answer(visitor, res, target.id, location, path, started);
+        else fallback();
+      });
+    } else if (counted) answer(visitor, res, target.id, location, path, started);
+    else fallback();
     return true;
   };
 }

@@ -16,9 +16,12 @@ import { VisitSpool, type VisitSpoolOptions, type VisitSpoolStats } from './visi
 import { deleteVisits, getClickCounts, getStatistics, getVariantClicks } from './visits.service';
 import type { CapturedVisit, Statistics, VisitKind, VisitTarget } from './visits.types';
 
+/** What a click is captured from: a request, or a fast path's `Visitor` (src/shared/http/express-view.ts). */
+export type VisitRequest = Pick<Request, 'ip' | 'headers'>;
+
 export interface VisitRecorder {
   /** Captures the visit and queues it; never throws and never delays the response. */
-  record(target: VisitTarget, req: Request): void;
+  record(target: VisitTarget, req: VisitRequest): void;
 }
 
 /** Everything a resource needs of visits, bound to this deployment's Redis (`deps.visits`). */
@@ -35,6 +38,11 @@ export interface Visits extends VisitRecorder {
   readonly streams: readonly string[];
   /** Clicks waiting in this process for Redis, and clicks lost (health and metrics). */
   spoolStats(): VisitSpoolStats;
+  /**
+   * Sends the clicks gathered so far now, and resolves once Redis has answered for every click
+   * sent before (stored, or put in the spool): a drain that follows sees them.
+   */
+  flush(): Promise<void>;
   /** Flushes the spool at shutdown; what cannot be written is counted as lost. */
   close(): Promise<void>;
 }
@@ -49,6 +57,8 @@ export interface VisitRecorderOptions {
   partitions?: number;
   /** Tuning of the spool that holds clicks while Redis is away. */
   spool?: Pick<VisitSpoolOptions, 'capacity' | 'mongoUp'>;
+  /** How long clicks gather after a send before the next one (default `CAPTURE_WINDOW_MS`). */
+  windowMs?: number;
 }
 
 const MAX_FIELD = 512;
@@ -56,7 +66,13 @@ const MAX_FIELD = 512;
 /** Clicks in one stream entry at most: a drainer's batch (500 entries) stays a bounded size. */
 export const CLICKS_PER_ENTRY = 100;
 
-function header(req: Request, name: string): string {
+/**
+ * A busy process sends its clicks at most once per this many ms (one XADD per partition): a
+ * socket write per event-loop turn of redirects cost more CPU than the clicks' own capture.
+ */
+export const CAPTURE_WINDOW_MS = 5;
+
+function header(req: VisitRequest, name: string): string {
   const value = req.headers[name];
   return (Array.isArray(value) ? value[0] : value)?.slice(0, MAX_FIELD) ?? '';
 }
@@ -83,7 +99,7 @@ export function visitorHasher(salt: string, max = 10_000): VisitorHasher {
 
 export function captureVisit(
   target: VisitTarget,
-  req: Request,
+  req: VisitRequest,
   hash: VisitorHasher,
   countryHeader?: string,
   nextClickId?: () => string,
@@ -108,9 +124,10 @@ export function captureVisit(
 }
 
 /**
- * Queues visits on a Redis stream, not awaited by the response. The clicks of one turn of the
- * event loop are sent together once its I/O is handled, as one entry per partition, so a busy API
- * sends Redis one command for many clicks rather than one per click. While Redis is down or refuses an entry, the
+ * Queues visits on a Redis stream, not awaited by the response. Clicks are sent together, as one
+ * entry per partition: at the end of the event-loop turn that captured them when nothing was sent
+ * in the last `windowMs`, else once that window is over, so a busy API sends Redis one command
+ * per partition every few ms rather than one per turn. While Redis is down or refuses an entry, the
  * visit waits in the bounded in-process spool, which is flushed in batches once Redis or MongoDB
  * answers: the redirect never waits, and never writes to MongoDB itself. Each click carries an id
  * made here, so a click sent twice (an XADD whose answer a failover cut off, then re-sent from the
@@ -123,7 +140,12 @@ export function createVisits(options: VisitRecorderOptions): Visits {
   const spool = new VisitSpool({ redis, keys, logger, partitions, ...options.spool });
   const hash = visitorHasher(salt);
   const nextClickId = clickIdSource();
+  const windowMs = options.windowMs ?? CAPTURE_WINDOW_MS;
   let queued: CapturedVisit[] = [];
+  let sentAt = -Infinity;
+  let timer: NodeJS.Timeout | undefined;
+  /** XADDs whose answer has not come back, for `flush`. */
+  const sending = new Set<Promise<void>>();
 
   /**
    * XADD written straight to the connection. The request connection auto-pipelines, and each
@@ -143,8 +165,12 @@ export function createVisits(options: VisitRecorderOptions): Visits {
    * took the entry (a failover cut the answer off), and only one copy is ever stored.
    */
   function send(): void {
+    clearTimeout(timer);
+    timer = undefined;
+    if (queued.length === 0) return;
     const visits = queued;
     queued = [];
+    sentAt = performance.now();
     if (redis.status !== 'ready') {
       for (const visit of visits) spool.add(visit);
       return;
@@ -159,12 +185,17 @@ export function createVisits(options: VisitRecorderOptions): Visits {
     for (const [partition, all] of byPartition) {
       for (let i = 0; i < all.length; i += CLICKS_PER_ENTRY) {
         const group = all.slice(i, i + CLICKS_PER_ENTRY);
-        xadd(streams[partition] as string, encodeVisits(group)).catch(() => {
-          for (const visit of group) {
-            visit.resent = true;
-            spool.add(visit);
-          }
-        });
+        const sent = xadd(streams[partition] as string, encodeVisits(group)).then(
+          () => undefined,
+          () => {
+            for (const visit of group) {
+              visit.resent = true;
+              spool.add(visit);
+            }
+          },
+        );
+        sending.add(sent);
+        void sent.then(() => sending.delete(sent));
       }
     }
   }
@@ -173,7 +204,10 @@ export function createVisits(options: VisitRecorderOptions): Visits {
     streams,
     record(target, req) {
       const visit = captureVisit(target, req, hash, countryHeader, nextClickId);
-      if (queued.push(visit) === 1) setImmediate(send);
+      if (queued.push(visit) > 1) return;
+      const wait = sentAt + windowMs - performance.now();
+      if (wait > 0) timer = setTimeout(send, wait);
+      else setImmediate(send);
     },
     getStatistics: (target) => getStatistics(target, redis, keys),
     getClickCounts: (kind, ids) => getClickCounts(kind, ids),
@@ -181,8 +215,14 @@ export function createVisits(options: VisitRecorderOptions): Visits {
     deleteVisits: (target) => deleteVisits(target, redis, keys),
     hashAddress: (ip) => hashVisitor(salt, ip, ''),
     spoolStats: () => spool.stats(),
-    close: () => {
+    flush: async () => {
       send();
+      await Promise.all(sending);
+    },
+    close: async () => {
+      send();
+      // An XADD refused now still reaches the spool before it closes.
+      await Promise.all(sending);
       return spool.close();
     },
   };

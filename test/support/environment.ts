@@ -37,6 +37,9 @@ export function baseEnv(): NodeJS.ProcessEnv {
     // One warm-up render per render thread, as before issue 28's thirty: the suite starts many
     // workers, and their warm-up would only add load to a shared machine.
     QR_WARM_UP_RENDERS: '1',
+    // An image request waits for its render up to this long (the tests about the wait set their
+    // own): the suite runs two files at once, and a render can take seconds on a loaded machine.
+    QR_IMAGE_WAIT_MS: '20000',
     // A fixed test key: webhook secrets are encrypted at rest with it.
     WEBHOOK_SECRET_KEY: '0f'.repeat(32),
   };

@@ -59,7 +59,7 @@ export function linkCacheLive(app: TestApp): Promise<void> {
 export async function eventually(
   check: () => Promise<boolean>,
   what: string,
-  timeoutMs = 3000,
+  timeoutMs = 10_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {

@@ -44,7 +44,7 @@ export function startService(entry: string, env: NodeJS.ProcessEnv): ServiceProc
     child,
     lines,
     exit,
-    waitForLine(pattern, timeoutMs = 30_000) {
+    waitForLine(pattern, timeoutMs = 60_000) {
       const seen = lines.find((l) => pattern.test(l));
       if (seen) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {

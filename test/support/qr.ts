@@ -33,7 +33,7 @@ export async function waitForRender(
   app: TestApp,
   apiKey: string,
   id: number,
-  timeoutMs = 10_000,
+  timeoutMs = 30_000,
 ): Promise<QrDetails> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -139,14 +139,25 @@ export class BatchedRateStore implements Store {
     return this.countHere(key, counter);
   }
 
+  /**
+   * `increment`'s answer when it counts the hit in the process, given at once (no promise for a
+   * caller that can answer in the same turn, the redirect fast path); undefined, counting nothing,
+   * when the hit must go to Redis: then `increment` counts it.
+   */
+  incrementInProcess(key: string): HeldHit | undefined {
+    const counter = this.liveCounter(key, Date.now());
+    if (!counter) return undefined;
+    const known = counter.shared + counter.inFlight;
+    if (!countsLocally(known, counter.pending, this.options.cap(key))) return undefined;
+    return this.countHere(key, counter);
+  }
+
   async increment(key: string): Promise<IncrementResponse> {
+    const held = this.incrementInProcess(key);
+    if (held) return held;
     const now = Date.now();
     const counter = this.counters.get(key);
     if (counter && counter.resetAt > now) {
-      const known = counter.shared + counter.inFlight;
-      if (countsLocally(known, counter.pending, this.options.cap(key))) {
-        return this.countHere(key, counter);
-      }
       const hits = counter.pending + 1;
       counter.pending = 0;
       counter.inFlight += hits;

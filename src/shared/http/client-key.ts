@@ -19,7 +19,7 @@ const keys = new LRUCache<string, string>({ max: 10_000 });
  * The key every per-client limit counts under (API, sign-in, contact forms, link passwords): the
  * client address Express derives under TRUST_PROXY, an IPv6 one cut to its /64.
  */
-export function clientKey(req: Request): string {
+export function clientKey(req: Pick<Request, 'ip'>): string {
   const ip = req.ip ?? 'unknown';
   let key = keys.get(ip);
   if (key === undefined) {

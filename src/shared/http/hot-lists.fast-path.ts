@@ -11,6 +11,8 @@ import { endpointDocOf } from './endpoint';
 import type { ListRoute } from './hot-lists';
 import type { InProcessLimit } from './rate-limit';
 import { batchedAccessLog, requestIdOf } from './request-log';
+import { expressView } from './express-view';
+import type { Addressed } from './own-host';
 import type { Middleware } from './security-headers';
 
 export interface HotListFastPathOptions {
@@ -23,7 +25,7 @@ export interface HotListFastPathOptions {
   cors: Middleware;
   limit: InProcessLimit;
   metrics: Pick<ApiMetrics, 'count'>;
-  isOwnHost(req: Request): boolean;
+  isOwnHost(req: Addressed): boolean;
 }
 
 interface HotList {
@@ -59,6 +61,7 @@ export function hotListFastPath(options: HotListFastPathOptions): HotListFastPat
   const callers = cachedCallers(deps);
   const corsHeaders = corsHeadersFor(options.cors);
   const accessLog = batchedAccessLog(deps.logger);
+  const viewOf = expressView(app);
   const lists = new Map<string, HotList>();
   for (const route of options.routes) {
     const scope = route.handlers.map(endpointDocOf).find((doc) => doc?.scope)?.scope;
@@ -72,8 +75,7 @@ export function hotListFastPath(options: HotListFastPathOptions): HotListFastPat
     if (req.method !== 'GET') return false;
     const list = lists.get(req.url);
     if (!list || asksMoreThanTheList(req)) return false;
-    Object.setPrototypeOf(req, app.request);
-    if (!isOwnHost(req) || !isRedisUp(deps.redis) || !isMongoUp()) return false;
+    if (!isOwnHost(viewOf(req)) || !isRedisUp(deps.redis) || !isMongoUp()) return false;
     const now = new Date();
     const caller = callers.peek(req.headers.authorization, now);
     if (!caller || !allows(caller.key.scopes, list.scope) || !limit.fits(caller.user)) return false;

@@ -9,7 +9,10 @@ const hostOf = (url: string) => new URL(url).hostname.toLowerCase();
  * newcomer opens http://127.0.0.1:3000. The one place that decides it, for every route that
  * answers only there.
  */
-export function ownHostCheck(publicUrl: string, appUrl?: string): (req: Request) => boolean {
+/** Where a request is addressed: Express's `req.hostname` (of the request or an `ExpressView`). */
+export type Addressed = Pick<Request, 'hostname'>;
+
+export function ownHostCheck(publicUrl: string, appUrl?: string): (req: Addressed) => boolean {
   const hosts = new Set([hostOf(publicUrl), ...(appUrl ? [hostOf(appUrl)] : [])]);
   return (req) => {
     const host = (req.hostname ?? '').toLowerCase();
@@ -20,14 +23,14 @@ export function ownHostCheck(publicUrl: string, appUrl?: string): (req: Request)
 /** Where each part of the service answers (issue 29, M2/M3). */
 export interface ServiceHosts {
   /** `/api`, `/docs`, `/metrics`: the service's own hosts (see `ownHostCheck`). */
-  isOwnHost(req: Request): boolean;
+  isOwnHost(req: Addressed): boolean;
   /**
    * `/app`: APP_URL's host alone when it is set apart from PUBLIC_URL's, so no visitor page ever
    * shares the dashboard's origin; otherwise the own hosts.
    */
-  isAppHost(req: Request): boolean;
+  isAppHost(req: Addressed): boolean;
   /** A request to the separate dashboard host, where no visitor route answers. */
-  isDashboardOnly(req: Request): boolean;
+  isDashboardOnly(req: Addressed): boolean;
   /** Whether the dashboard shares its origin with visitor pages (no separate APP_URL). */
   readonly sharedOrigin: boolean;
 }
@@ -36,7 +39,7 @@ export function serviceHosts(config: { publicUrl: string; appUrl?: string }): Se
   const isOwnHost = ownHostCheck(config.publicUrl, config.appUrl);
   const appHost = config.appUrl ? hostOf(config.appUrl) : undefined;
   const separate = appHost !== undefined && appHost !== hostOf(config.publicUrl);
-  const onAppHost = (req: Request) => (req.hostname ?? '').toLowerCase() === appHost;
+  const onAppHost = (req: Addressed) => (req.hostname ?? '').toLowerCase() === appHost;
   return {
     isOwnHost,
     isAppHost: separate ? onAppHost : isOwnHost,

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { rateLimit } from 'express-rate-limit';
+import { rateLimit, type IncrementResponse } from 'express-rate-limit';
 import type { Logger } from 'pino';
 import { tooManyRequests } from '../errors/app-error';
 import { scriptSafeSendCommand, type RedisClient } from '../infra/redis-connections';
@@ -31,13 +31,19 @@ type CountedRequest = Request & { [COUNTED]?: Counted };
 export interface PublicRateLimit {
   middleware: RequestHandler;
   /**
-   * Counts the request (a Redis round trip only when the store must sync) and resolves to whether it is within the cap. An
-   * over-cap request is marked, so the middleware refuses it without counting it again.
+   * Counts the request of `client` (its address as Express derives it; a Redis round trip only
+   * when the store must sync) and resolves to whether it is within the cap. An over-cap request
+   * is marked, so the middleware refuses it without counting it again.
    */
-  count(req: Request): Promise<boolean>;
+  count(req: Request, client: Pick<Request, 'ip'>): Promise<boolean>;
+  /**
+   * `count`'s answer at once when the store counts the hit in the process (most hits); undefined,
+   * counting nothing, when it must ask Redis: then `count` counts it.
+   */
+  countInProcess(req: Request, client: Pick<Request, 'ip'>): boolean | undefined;
 }
 
-const clientCounter = (req: Request) => `ip:${clientKey(req)}`;
+const clientCounter = (req: Pick<Request, 'ip'>) => `ip:${clientKey(req)}`;
 
 function refusal(resetTime: Date | undefined, windowMs: number) {
   const seconds = resetTime
@@ -68,6 +74,13 @@ export function createPublicRateLimit(
     // Once per outage, not once per click.
     if (!failing) logger.warn({ err }, 'public rate limit not counted: Redis unavailable');
     failing = true;
+  };
+  /** Whether a counted hit is within the cap; one past it is marked for the middleware. */
+  const within = (req: Request, { totalHits, resetTime }: IncrementResponse) => {
+    failing = false;
+    if (totalHits <= limit) return true;
+    (req as CountedRequest)[COUNTED] = { resetTime };
+    return false;
   };
   const limiter = rateLimit({
     windowMs,
@@ -104,17 +117,17 @@ export function createPublicRateLimit(
       if (counted) return next(refusal(counted.resetTime, windowMs));
       return limiter(req, res, next);
     },
-    count: async (req) => {
+    count: async (req, client) => {
       try {
-        const { totalHits, resetTime } = await store.increment(clientCounter(req));
-        failing = false;
-        if (totalHits <= limit) return true;
-        (req as CountedRequest)[COUNTED] = { resetTime };
-        return false;
+        return within(req, await store.increment(clientCounter(client)));
       } catch (err) {
         fail(err);
         return true;
       }
+    },
+    countInProcess: (req, client) => {
+      const held = store.incrementInProcess(clientCounter(client));
+      return held && within(req, held);
     },
   };
 }

@@ -15,7 +15,7 @@ declare module 'express-serve-static-core' {
 export const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** The request's id: the caller's `X-Request-Id` when it is sane, else a new UUID. */
-export function requestIdOf(req: IncomingMessage): string {
+export function requestIdOf(req: Pick<IncomingMessage, 'headers'>): string {
   const incoming = req.headers['x-request-id'];
   return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }

@@ -134,14 +134,14 @@ export class VisitorFacts {
   }
 }
 
-function header(req: IncomingMessage, name: string): string | undefined {
+function header(req: Pick<IncomingMessage, 'headers'>, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
 
 /** The facts of a request as the app sees it (`ip` after `trust proxy`), at `now`. */
 export function factsOf(
-  req: IncomingMessage & { ip?: string | undefined; url: string },
+  req: Pick<IncomingMessage, 'headers'> & { ip?: string | undefined; url: string },
   countryHeaderName: string | undefined,
   now: number,
 ): VisitorFacts {
