@@ -161,6 +161,56 @@ describe('QR codes', () => {
       expect((await QrCode.findOne({ id }).lean())?.renderedAt).to.deep.equal(renderedAt);
     });
 
+    /** Counts the image writes made while `run` runs. */
+    async function imageWrites<T>(run: () => Promise<T>): Promise<[T, number]> {
+      const collection = QrImage.collection;
+      const insertMany = collection.insertMany;
+      let writes = 0;
+      collection.insertMany = function (this: typeof collection, ...args) {
+        writes += 1;
+        return insertMany.apply(this, args);
+      } as typeof insertMany;
+      try {
+        return [await run(), writes];
+      } finally {
+        collection.insertMany = insertMany;
+      }
+    }
+
+    /** Ready codes of the user, each with a new pending version of its own payload. */
+    async function pendingCodes(payloads: string[]): Promise<number[]> {
+      const user = await createTestUser();
+      const ids: number[] = [];
+      for (const [i, payload] of payloads.entries()) {
+        const { id } = await env.create(user, { type: 'text', data: `code ${i}` });
+        await waitForRender(env.app, user.apiKey, id);
+        await pendingVersion(id, payload);
+        ids.push(id);
+      }
+      return ids;
+    }
+
+    it('renders ending while the thread still has others in hand are stored in one write', async () => {
+      const ids = await pendingCodes(['grouped 1', 'grouped 2', 'grouped 3']);
+      const jobs = await Promise.all(ids.map(jobOf));
+      const [outcomes, writes] = await imageWrites(() => Promise.all(jobs.map((j) => attempt(j))));
+      expect(outcomes).to.deep.equal(['ready', 'ready', 'ready']);
+      expect(writes).to.equal(1);
+      for (const id of ids) expect(await storedVersions(id)).to.deep.equal(['2:png', '2:svg']);
+    });
+
+    it('a render held for another is stored once that other fails', async () => {
+      const [held, failing] = await pendingCodes(['held', 'x'.repeat(8000)]);
+      const jobs = [await jobOf(held as number), await jobOf(failing as number)];
+      const [[outcome, err], writes] = await imageWrites(() =>
+        Promise.all([attempt(jobs[0] as QrRenderJob), rejection(attempt(jobs[1] as QrRenderJob))]),
+      );
+      expect(outcome).to.equal('ready');
+      expect(err.message).to.match(/does not fit/);
+      expect(writes).to.equal(1);
+      expect(await storedVersions(held as number)).to.deep.equal(['2:png', '2:svg']);
+    });
+
     it('a retried job whose first attempt stored the images marks the version ready once', async () => {
       const user = await createTestUser();
       const { id, link } = await env.create(user, { type: 'text', data: 'first' });

@@ -271,6 +271,28 @@ describe('unit: shared cache', () => {
       expect(bare.peek('a')).to.equal(undefined);
     });
 
+    it('parses only the messages of caches it holds, and never its own', async () => {
+      const here = await process_({ codec });
+      const other = new CacheBus(await connect(), channel, logger);
+      const parse = JSON.parse;
+      const parsed: string[] = [];
+      JSON.parse = function (text: string, reviver?: Parameters<typeof parse>[1]) {
+        parsed.push(text);
+        return parse(text, reviver) as unknown;
+      };
+      try {
+        await other.publishValue('elsewhere', 'k', JSON.stringify({ url: 'https://e.example/' }));
+        await here.invalidate(['own']);
+        await other.publish('things', ['marker']);
+        await eventually(async () => parsed.some((t) => t.includes('marker')), 'delivery');
+      } finally {
+        JSON.parse = parse;
+      }
+      expect(parsed.filter((t) => t.includes('elsewhere') || t.includes('"own"'))).to.deep.equal(
+        [],
+      );
+    });
+
     it('a value handed over never replaces a load in flight, nor reaches a cache offline', async () => {
       const here = await process_({ codec });
       const there = await process_({ codec });

@@ -94,7 +94,7 @@ async function settleUnmarked(qrId: number, renderVersion: number) {
  */
 export function createQrRenderProcessor(deps: QrRenderProcessorDeps) {
   // Renders ending together are stored and marked ready in shared writes.
-  const finish = createRenderStore();
+  const finish = createRenderStore(deps.pool);
   return async (job: Job<QrRenderJob>): Promise<QrRenderOutcome> => {
     const { qrId, renderVersion } = job.data;
     const qr = job.data.content ?? (await readContent(qrId, renderVersion));

@@ -22,6 +22,10 @@ export class RenderThreadLost extends Error {
 
 export interface RenderPool {
   readonly threads: number;
+  /** Renders (not variants) asked for and not yet answered: waiting or being drawn. */
+  readonly rendering: number;
+  /** Calls `listener` after each render is answered, drawn or failed. */
+  onRenderSettled(listener: () => void): void;
   /** Settles once each thread started with the pool has done its warm-up renders (or is gone). */
   readonly warm: Promise<void>;
   render(input: RenderInput): Promise<RenderOutput>;
@@ -82,6 +86,8 @@ export function createRenderPool(
   let started = false;
   let nextId = 1;
   let closed = false;
+  let rendering = 0;
+  const settledListeners: Array<() => void> = [];
 
   const dispatch = () => {
     for (let round = 0; round < perThread; round += 1) {
@@ -149,11 +155,28 @@ export function createRenderPool(
     });
   };
 
+  const settled = () => {
+    rendering -= 1;
+    for (const listener of settledListeners) listener();
+  };
+
   return {
     threads,
     warm,
+    get rendering() {
+      return rendering;
+    },
+    onRenderSettled(listener) {
+      settledListeners.push(listener);
+    },
     async render(input) {
-      const reply = await run({ kind: 'render', input });
+      rendering += 1;
+      let reply: Work;
+      try {
+        reply = await run({ kind: 'render', input });
+      } finally {
+        settled();
+      }
       if (reply.kind !== 'render') throw new Error('render thread answered another request');
       return {
         png: Buffer.from(reply.png),

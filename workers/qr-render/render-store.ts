@@ -83,17 +83,48 @@ function uniqueNow(): Date {
   return new Date(lastMark);
 }
 
+/** What the store asks of the render pool (see `createRenderStore`). */
+export interface RendersInFlight {
+  readonly threads: number;
+  readonly rendering: number;
+  onRenderSettled(listener: () => void): void;
+}
+
 /**
  * Stores proven renders and marks their versions ready, the renders that end while a write is in
  * flight sharing the next one: two writes for a group of renders instead of two per render
  * (each write costs the embedded engine about a millisecond whatever it holds).
+ *
+ * Given the render pool, a finished render also waits for the others while every render thread
+ * is still busy: those end within a render's time, and no thread is kept idle by the wait, since
+ * a thread about to run out of work ends it. So the renders a thread had in hand are stored
+ * together (on one core, the four in flight: a write pair every four codes rather than about
+ * every 1.4), and a lone render is stored at once.
  */
-export function createRenderStore(): (render: FinishedRender) => Promise<StoredRender> {
-  return groupCommit<FinishedRender, StoredRender>(async (renders) => {
+export function createRenderStore(
+  pool?: RendersInFlight,
+): (render: FinishedRender) => Promise<StoredRender> {
+  const write = groupCommit<FinishedRender, StoredRender>(async (renders) => {
     const createdAt = new Date();
     const docs = renders.map((r) => imageDocuments(r.qrId, r.renderVersion, r.images, createdAt));
     await insertImages(renders, docs);
     const marked = await markReady(renders);
     return renders.map((_, i) => ({ stored: docs[i] ?? [], marked: marked[i] ?? false }));
   });
+  if (!pool) return write;
+  let held: Array<{ render: FinishedRender; settle(out: Promise<StoredRender>): void }> = [];
+  const allBusy = () => pool.rendering >= pool.threads;
+  // Handed to the group commit in one turn, they share its next write.
+  const release = () => {
+    const group = held;
+    held = [];
+    for (const { render, settle } of group) settle(write(render));
+  };
+  // A render that failed stores nothing: the ones held are released once threads run short.
+  pool.onRenderSettled(() => setImmediate(() => allBusy() || release()));
+  return (render) =>
+    new Promise<StoredRender>((resolve, reject) => {
+      held.push({ render, settle: (out) => void out.then(resolve, reject) });
+      if (!allBusy()) release();
+    });
 }

@@ -38,6 +38,8 @@ export class CacheBus {
    * a process that does not know the convention merely drops one key too many.
    */
   private readonly origin = `${ORIGIN_PREFIX}${randomUUID()}`;
+  /** How every message this bus publishes ends, as sent. */
+  private readonly echoTail = `${JSON.stringify(this.origin)}]`;
   /** True while invalidations from other processes are being received. */
   live = false;
 
@@ -134,7 +136,20 @@ export class CacheBus {
     this.redis.once('end', () => sub.disconnect());
   }
 
+  /**
+   * Whether a message can be skipped unparsed: this bus's own echo, or one naming a cache this
+   * process does not hold (a render's images, about 5 KB each, reach the worker too).
+   */
+  private ignorable(message: string): boolean {
+    if (message.endsWith(this.echoTail)) return true;
+    const end = message.indexOf('",', 2);
+    if (!message.startsWith('["') || end < 0) return false;
+    const name = message.slice(2, end);
+    return !name.includes('\\') && !this.members.has(name);
+  }
+
   private receive(message: string): void {
+    if (this.ignorable(message)) return;
     let parsed: unknown;
     try {
       parsed = JSON.parse(message);
