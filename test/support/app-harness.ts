@@ -1,3 +1,4 @@
+import { forgetDocumentOf } from './openapi-check';
 import { createApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import type { AppDeps } from '../../src/deps';
@@ -66,6 +67,7 @@ export async function startTestApp(
     deps,
     close: async () => {
       await server.close();
+      forgetDocumentOf(`http://127.0.0.1:${server.port}`);
       if (!extra.qrQueue) await deps.qrQueue.close();
       if (!extra.webhooks) await deps.webhooks?.close();
       if (!extra.redis) redis.disconnect();

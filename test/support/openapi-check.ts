@@ -74,6 +74,14 @@ async function load(baseUrl: string): Promise<Checker | null> {
  * operation does not list, or a JSON body its schema refuses. Requests to paths the document
  * does not know (unknown routes) are not judged here; the route-coverage test owns that.
  */
+/**
+ * Forgets a base URL's document once its server is closed: the next server the kernel gives the
+ * same port (another test's bare Express app, say) is not judged against it.
+ */
+export function forgetDocumentOf(baseUrl: string): void {
+  checkers.delete(baseUrl);
+}
+
 export async function checkAgainstDocument(
   baseUrl: string,
   method: string,
