@@ -1,14 +1,8 @@
-import {
-  BinaryBitmap,
-  DecodeHintType,
-  HybridBinarizer,
-  QRCodeReader,
-  RGBLuminanceSource,
-} from '@zxing/library';
 import { decode as decodeWithFastPng, type DecodedPng } from 'fast-png';
 import jsQR from 'jsqr';
 import sharp from 'sharp';
 import type { Rgb } from '../../src/qr-codes/qr-colors';
+import { PURE_GRID_HINTS, readWithZxing } from '../../src/qr-codes/design/decode';
 import {
   dark,
   luminance,
@@ -31,10 +25,6 @@ import {
  * three and four pixels per module; the full-size image gets the final say.
  */
 const SAMPLED_PIXELS_PER_MODULE = [1, 2];
-const PURE_GRID_HINTS = new Map<DecodeHintType, unknown>([
-  [DecodeHintType.PURE_BARCODE, true],
-  [DecodeHintType.CHARACTER_SET, 'UTF-8'],
-]);
 const DECODE_PIXELS_PER_MODULE = [3, 4];
 
 /** Thrown when a rendered image does not read back as its payload: a permanent failure. */
@@ -109,14 +99,8 @@ async function decodeRgb(png: Buffer): Promise<Pixels> {
 /** Whether ZXing reads the module grid, as a pure barcode, as exactly the payload. */
 export function gridReadsAs(greyAt: GreyAt, g: Geometry, payload: string): boolean {
   const { grey, side } = moduleGreys(greyAt, g);
-  try {
-    const source = new RGBLuminanceSource(grey, side, side);
-    const bitmap = new BinaryBitmap(new HybridBinarizer(source));
-    return new QRCodeReader().decode(bitmap, PURE_GRID_HINTS).getText() === payload;
-  } catch {
-    // Not read (ZXing throws for that): jsQR gets its turn.
-    return false;
-  }
+  // Where ZXing reads nothing, or something else, jsQR gets its turn.
+  return readWithZxing(grey, side, side, PURE_GRID_HINTS) === payload;
 }
 
 /** The grid's first reading that is the payload; else the last reading, or null if none read. */

@@ -35,17 +35,33 @@ function greyShrunk(rgb: Buffer, width: number, height: number, f: number) {
   return { grey, width: w, height: h };
 }
 
+/** A search for the symbol anywhere in an image. */
 const ZXING_HINTS = new Map<DecodeHintType, unknown>([
   [DecodeHintType.TRY_HARDER, true],
   [DecodeHintType.CHARACTER_SET, 'UTF-8'],
 ]);
 
-export function readWithZxing(grey: Uint8ClampedArray, width: number, height: number) {
+/**
+ * A module grid (one value per module, a margin of quiet zone, nothing else): ZXing takes the
+ * corners and module size from the finder pattern and samples every module, no search.
+ */
+export const PURE_GRID_HINTS = new Map<DecodeHintType, unknown>([
+  [DecodeHintType.PURE_BARCODE, true],
+  [DecodeHintType.CHARACTER_SET, 'UTF-8'],
+]);
+
+/** ZXing's reading of grey pixels, or null where it reads none. */
+export function readWithZxing(
+  grey: Uint8ClampedArray,
+  width: number,
+  height: number,
+  hints: Map<DecodeHintType, unknown> = ZXING_HINTS,
+) {
   try {
     const bitmap = new BinaryBitmap(
       new HybridBinarizer(new RGBLuminanceSource(grey, width, height)),
     );
-    return new QRCodeReader().decode(bitmap, ZXING_HINTS).getText();
+    return new QRCodeReader().decode(bitmap, hints).getText();
   } catch {
     return null;
   }
