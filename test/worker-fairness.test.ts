@@ -164,7 +164,15 @@ describe('worker fairness: QR renders per user (issue 29, M7)', function () {
           failed: () => undefined,
         },
       },
-      { stalledInterval: 1000, lockDuration: 5000, concurrency, logoTimeoutMs: 2_000 },
+      {
+        stalledInterval: 1000,
+        lockDuration: 5000,
+        concurrency,
+        logoTimeoutMs: 2_000,
+        // The sweep on start queues every pending code older than its age in the database, and
+        // earlier files in this mocha process leave some: only this test's codes may render.
+        sweepAgeMs: 24 * 3600_000,
+      },
     );
   });
   after(async () => {
