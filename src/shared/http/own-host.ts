@@ -3,15 +3,15 @@ import { isBrandableHost } from '../../domains/domain-name';
 
 const hostOf = (url: string) => new URL(url).hostname.toLowerCase();
 
+/** Where a request is addressed: Express's `req.hostname` (of the request or an `ExpressView`). */
+export type Addressed = Pick<Request, 'hostname'>;
+
 /**
  * Whether a request is addressed to the service itself rather than to a branded domain: its host
  * is PUBLIC_URL's (or APP_URL's), or one nobody can brand (an IP address, `localhost`), as when a
  * newcomer opens http://127.0.0.1:3000. The one place that decides it, for every route that
  * answers only there.
  */
-/** Where a request is addressed: Express's `req.hostname` (of the request or an `ExpressView`). */
-export type Addressed = Pick<Request, 'hostname'>;
-
 export function ownHostCheck(publicUrl: string, appUrl?: string): (req: Addressed) => boolean {
   const hosts = new Set([hostOf(publicUrl), ...(appUrl ? [hostOf(appUrl)] : [])]);
   return (req) => {
