@@ -33,14 +33,28 @@ export function redirectFastPath(
   app: Express,
   deps: AppDeps,
   securityHeaders: readonly string[],
-  metrics: Pick<ApiMetrics, 'count'>,
+  metrics: Pick<ApiMetrics, 'counter'>,
   limit?: Pick<PublicRateLimit, 'count' | 'countInProcess'>,
 ): FastPath {
   const links = linkCacheFor(deps);
   const domains = domainCacheFor(deps);
   const countryHeader = deps.config.countryHeader;
   const serviceHost = new URL(deps.config.publicUrl).hostname.toLowerCase();
-  const fixed = [...securityHeaders, 'Cache-Control', 'private, no-store', 'Content-Length', '0'];
+  /** The 302's headers: the fixed ones, then the Location and X-Request-Id of the answer in hand. */
+  const headers = [
+    ...securityHeaders,
+    'Cache-Control',
+    'private, no-store',
+    'Content-Length',
+    '0',
+    'Location',
+    '',
+    'X-Request-Id',
+    '',
+  ];
+  const locationAt = headers.length - 3;
+  const requestIdAt = headers.length - 1;
+  const counted = metrics.counter('GET', '/:alias', 302);
   const accessLog = batchedAccessLog(deps.logger);
   const viewOf = expressView(app);
 
@@ -66,10 +80,13 @@ export function redirectFastPath(
     links.lookups.hit.inc();
     deps.visits.record({ kind: 'link', id }, visitor);
     const requestId = requestIdOf(visitor);
-    res.writeHead(302, [...fixed, 'Location', location, 'X-Request-Id', requestId]);
+    // Node reads the array into the response's header block before writeHead returns.
+    headers[locationAt] = location;
+    headers[requestIdAt] = requestId;
+    res.writeHead(302, headers);
     res.end();
     const nanoseconds = Number(process.hrtime.bigint() - started);
-    metrics.count('GET', '/:alias', 302, nanoseconds / 1e9);
+    counted(nanoseconds / 1e9);
     accessLog({
       reqId: requestId,
       method: 'GET',

@@ -11,8 +11,10 @@ import { startProcessMetrics } from './process-metrics';
 export interface ApiMetrics {
   /** Counts and times every request by route template and status. */
   observe: RequestHandler;
-  /** Counts and times a request answered without `observe` (the redirect fast path). */
+  /** Counts and times a request answered without `observe` (the fast paths). */
   count(method: string, route: string, status: number, seconds: number): void;
+  /** `count` for one method, route and status, its labels resolved once: give it the seconds. */
+  counter(method: string, route: string, status: number): (seconds: number) => void;
   /** The Prometheus text of this app and of the process. */
   render(): Promise<{ contentType: string; body: string }>;
 }
@@ -51,7 +53,7 @@ export function createApiMetrics(deps: {
     string,
     { method: string; route: string; status: string; n: number }
   >();
-  const redirectCounts = new Map<string, number>();
+  const redirectCounts = new Map<string, { n: number }>();
   new Counter({
     name: 'linkqr_http_requests_total',
     help: 'HTTP requests answered, by method, route template and status',
@@ -59,7 +61,7 @@ export function createApiMetrics(deps: {
     registers,
     collect() {
       this.reset();
-      for (const { n, ...labels } of requestCounts.values()) this.inc(labels, n);
+      for (const { n, ...labels } of requestCounts.values()) if (n > 0) this.inc(labels, n);
     },
   });
   const latency = new Histogram({
@@ -76,7 +78,7 @@ export function createApiMetrics(deps: {
     registers,
     collect() {
       this.reset();
-      for (const [kind, n] of redirectCounts) this.inc({ kind }, n);
+      for (const [kind, { n }] of redirectCounts) if (n > 0) this.inc({ kind }, n);
     },
   });
   const backlog = new Gauge({
@@ -156,25 +158,40 @@ export function createApiMetrics(deps: {
   });
   const processRegistry = startProcessMetrics();
 
-  const timers = new Map<string, ReturnType<typeof latency.labels>>();
+  const counters = new Map<string, (seconds: number) => void>();
 
-  function count(method: string, route: string, statusCode: number, seconds: number): void {
+  function redirectCountOf(kind: string): { n: number } {
+    let counted = redirectCounts.get(kind);
+    if (!counted) {
+      counted = { n: 0 };
+      redirectCounts.set(kind, counted);
+    }
+    return counted;
+  }
+
+  function counter(method: string, route: string, statusCode: number): (seconds: number) => void {
     const status = String(statusCode);
     const key = `${method} ${status} ${route}`;
-    const counted = requestCounts.get(key);
-    if (counted) counted.n += 1;
-    else requestCounts.set(key, { method, route, status, n: 1 });
-    // A labelled observe hashes its labels every time: keep one child per key instead.
-    let timer = timers.get(key);
-    if (!timer) {
-      timer = latency.labels({ method, route, status });
-      timers.set(key, timer);
-    }
-    timer.observe(seconds);
+    const known = counters.get(key);
+    if (known) return known;
+    const counted = { method, route, status, n: 0 };
+    requestCounts.set(key, counted);
+    // A labelled observe hashes its labels every time: one child, resolved here, instead.
+    const timer = latency.labels({ method, route, status });
     const kind = REDIRECT_ROUTES[route];
-    if (kind && statusCode === 302 && method !== 'HEAD') {
-      redirectCounts.set(kind, (redirectCounts.get(kind) ?? 0) + 1);
-    }
+    const redirects =
+      kind && statusCode === 302 && method !== 'HEAD' ? redirectCountOf(kind) : undefined;
+    const record = (seconds: number) => {
+      counted.n += 1;
+      if (redirects) redirects.n += 1;
+      timer.observe(seconds);
+    };
+    counters.set(key, record);
+    return record;
+  }
+
+  function count(method: string, route: string, statusCode: number, seconds: number): void {
+    counter(method, route, statusCode)(seconds);
   }
 
   const observe: RequestHandler = (req, res, next) => {
@@ -190,6 +207,7 @@ export function createApiMetrics(deps: {
   return {
     observe,
     count,
+    counter,
     async render() {
       const parts = await Promise.all([processRegistry.metrics(), registry.metrics()]);
       return { contentType: registry.contentType, body: parts.join('\n') };
