@@ -46,7 +46,14 @@ interface Agent {
  */
 const agents = new LRUCache<string, Agent>({ max: 2_000 });
 
+/**
+ * The agent looked up last: the clicks of a stream entry mostly share one, and comparing the
+ * string is cheaper than the cache's hashing and reordering of it (once per click drained).
+ */
+let lastAgent: { ua: string; agent: Agent } | undefined;
+
 function parseAgent(ua: string): Agent {
+  if (lastAgent?.ua === ua) return lastAgent.agent;
   let agent = agents.get(ua);
   if (!agent) {
     const parsed = ua ? new UAParser(ua).getResult() : undefined;
@@ -58,6 +65,7 @@ function parseAgent(ua: string): Agent {
     };
     agents.set(ua, agent);
   }
+  lastAgent = { ua, agent };
   return agent;
 }
 
@@ -69,13 +77,18 @@ interface Referrer {
 /** Referrers by their full value: most clicks come from a few pages (or none), parsed once. */
 const referrers = new LRUCache<string, Referrer>({ max: 2_000 });
 
+/** As `lastAgent`, for referrers. */
+let lastReferrer: { referrer: string; parsed: Referrer } | undefined;
+
 function parseReferrer(referrer: string): Referrer {
+  if (lastReferrer?.referrer === referrer) return lastReferrer.parsed;
   let parsed = referrers.get(referrer);
   if (!parsed) {
     const label = referrerLabel(referrer);
     parsed = { label, social: socialNetworkOf(label) };
     referrers.set(referrer, parsed);
   }
+  lastReferrer = { referrer, parsed };
   return parsed;
 }
 
