@@ -99,10 +99,23 @@ function parseReferrer(referrer: string): Referrer {
  */
 const labelSets = new WeakMap<Agent, WeakMap<Referrer, Map<string, ClickLabels>>>();
 
+/** The labels found last and what they were found by: most clicks of an entry share them. */
+let lastLabels:
+  | { agent: Agent; referrer: Referrer; country: string; variant?: string; labels: ClickLabels }
+  | undefined;
+
 /** The labels of a click: the same object for the same labels while its agent and referrer are cached. */
 export function clickLabelsOf(visit: CapturedVisit): ClickLabels {
   const agent = parseAgent(visit.userAgent);
   const referrer = parseReferrer(visit.referrer);
+  const last = lastLabels;
+  if (
+    last?.agent === agent &&
+    last.referrer === referrer &&
+    last.country === visit.country &&
+    last.variant === visit.variant
+  )
+    return last.labels;
   let byReferrer = labelSets.get(agent);
   if (!byReferrer) {
     byReferrer = new WeakMap();
@@ -127,5 +140,6 @@ export function clickLabelsOf(visit: CapturedVisit): ClickLabels {
     if (visit.variant) labels.variant = visit.variant;
     sets.set(key, labels);
   }
+  lastLabels = { agent, referrer, country: visit.country, variant: visit.variant, labels };
   return labels;
 }
