@@ -128,6 +128,8 @@ export class BucketBuilder {
   private readonly entryIds: string[] = [];
   private readonly columns: ClickColumns = { at: [], visitor: [], label: [], labels: [] };
   private readonly index = new Map<ClickLabels, number>();
+  /** The labels added last and their index: consecutive clicks mostly share them. */
+  private last: { labels: ClickLabels; index: number } | undefined;
 
   constructor(
     private readonly kind: VisitKind,
@@ -136,12 +138,13 @@ export class BucketBuilder {
 
   /** `labels` are compared by identity: pass the same object for the same labels. */
   add(entryId: string, at: number, visitor: string, labels: ClickLabels): void {
-    let i = this.index.get(labels);
+    let i = this.last?.labels === labels ? this.last.index : this.index.get(labels);
     if (i === undefined) {
       i = this.columns.labels.length;
       this.index.set(labels, i);
       this.columns.labels.push(labels);
     }
+    if (this.last?.labels !== labels) this.last = { labels, index: i };
     this.entryIds.push(entryId);
     this.columns.at.push(at);
     this.columns.visitor.push(visitor);

@@ -46,7 +46,14 @@ interface Agent {
  */
 const agents = new LRUCache<string, Agent>({ max: 2_000 });
 
+/**
+ * The agent looked up last: the clicks of a stream entry mostly share one, and comparing the
+ * string is cheaper than the cache's hashing and reordering of it (once per click drained).
+ */
+let lastAgent: { ua: string; agent: Agent } | undefined;
+
 function parseAgent(ua: string): Agent {
+  if (lastAgent?.ua === ua) return lastAgent.agent;
   let agent = agents.get(ua);
   if (!agent) {
     const parsed = ua ? new UAParser(ua).getResult() : undefined;
@@ -58,6 +65,7 @@ function parseAgent(ua: string): Agent {
     };
     agents.set(ua, agent);
   }
+  lastAgent = { ua, agent };
   return agent;
 }
 
@@ -69,13 +77,18 @@ interface Referrer {
 /** Referrers by their full value: most clicks come from a few pages (or none), parsed once. */
 const referrers = new LRUCache<string, Referrer>({ max: 2_000 });
 
+/** As `lastAgent`, for referrers. */
+let lastReferrer: { referrer: string; parsed: Referrer } | undefined;
+
 function parseReferrer(referrer: string): Referrer {
+  if (lastReferrer?.referrer === referrer) return lastReferrer.parsed;
   let parsed = referrers.get(referrer);
   if (!parsed) {
     const label = referrerLabel(referrer);
     parsed = { label, social: socialNetworkOf(label) };
     referrers.set(referrer, parsed);
   }
+  lastReferrer = { referrer, parsed };
   return parsed;
 }
 
@@ -86,10 +99,23 @@ function parseReferrer(referrer: string): Referrer {
  */
 const labelSets = new WeakMap<Agent, WeakMap<Referrer, Map<string, ClickLabels>>>();
 
+/** The labels found last and what they were found by: most clicks of an entry share them. */
+let lastLabels:
+  | { agent: Agent; referrer: Referrer; country: string; variant?: string; labels: ClickLabels }
+  | undefined;
+
 /** The labels of a click: the same object for the same labels while its agent and referrer are cached. */
 export function clickLabelsOf(visit: CapturedVisit): ClickLabels {
   const agent = parseAgent(visit.userAgent);
   const referrer = parseReferrer(visit.referrer);
+  const last = lastLabels;
+  if (
+    last?.agent === agent &&
+    last.referrer === referrer &&
+    last.country === visit.country &&
+    last.variant === visit.variant
+  )
+    return last.labels;
   let byReferrer = labelSets.get(agent);
   if (!byReferrer) {
     byReferrer = new WeakMap();
@@ -114,5 +140,6 @@ export function clickLabelsOf(visit: CapturedVisit): ClickLabels {
     if (visit.variant) labels.variant = visit.variant;
     sets.set(key, labels);
   }
+  lastLabels = { agent, referrer, country: visit.country, variant: visit.variant, labels };
   return labels;
 }

@@ -113,27 +113,39 @@ export function encodeVisits(visits: readonly CapturedVisit[]): string[] {
   return [PACKED, JSON.stringify(rows)];
 }
 
+/**
+ * One packed click, checked field by field. Runs once per click drained: it reads the row's
+ * elements in place rather than destructuring them into a new array and checking a second one.
+ */
 function unpack(row: unknown): CapturedVisit | null {
   if (!Array.isArray(row) || row.length !== 10) return null;
-  const [kind, targetId, at, visitor, country, userAgent, referrer, variant, clickId, resent] =
-    row as unknown[];
+  const r = row as unknown[];
+  const kind = r[0];
+  const targetId = r[1];
+  const at = r[2];
+  const visitor = r[3];
+  const country = r[4];
+  const userAgent = r[5];
+  const referrer = r[6];
+  const variant = r[7];
+  const clickId = r[8];
   if (kind !== 'link' && kind !== 'qr') return null;
-  if (!Number.isSafeInteger(targetId) || typeof at !== 'number' || !Number.isFinite(at))
+  if (typeof targetId !== 'number' || !Number.isSafeInteger(targetId)) return null;
+  if (typeof at !== 'number' || !Number.isFinite(at)) return null;
+  if (
+    typeof visitor !== 'string' ||
+    typeof country !== 'string' ||
+    typeof userAgent !== 'string' ||
+    typeof referrer !== 'string' ||
+    typeof variant !== 'string' ||
+    typeof clickId !== 'string' ||
+    !clickId
+  )
     return null;
-  const strings = [visitor, country, userAgent, referrer, variant, clickId];
-  if (!strings.every((x) => typeof x === 'string') || !clickId) return null;
-  const visit: CapturedVisit = {
-    kind,
-    targetId: targetId as number,
-    at,
-    visitor: visitor as string,
-    country: country as string,
-    userAgent: userAgent as string,
-    referrer: referrer as string,
-  };
-  if (variant) visit.variant = variant as string;
-  visit.clickId = clickId as string;
-  if (resent === 1) visit.resent = true;
+  const visit: CapturedVisit = { kind, targetId, at, visitor, country, userAgent, referrer };
+  if (variant) visit.variant = variant;
+  visit.clickId = clickId;
+  if (r[9] === 1) visit.resent = true;
   return visit;
 }
 
