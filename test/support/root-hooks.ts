@@ -44,8 +44,8 @@ async function dropRunDatabases(uri: string, run: string): Promise<void> {
 }
 
 /**
- * Once per run, in mocha's own process before it forks any worker (`npm test` runs the files on
- * both cores): one engine for every process, each with its own database and Redis prefix.
+ * Once per run, in mocha's own process before it forks any worker (`npm test` runs the files in
+ * three processes): one engine for every process, each with its own database and Redis prefix.
  */
 export async function mochaGlobalSetup(): Promise<void> {
   process.env[RUN_ENV] ??= newRunId();
