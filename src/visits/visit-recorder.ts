@@ -86,13 +86,21 @@ export type VisitorHasher = (ip: string, userAgent: string) => string;
  */
 export function visitorHasher(salt: string, max = 10_000): VisitorHasher {
   const seen = new LRUCache<string, string>({ max });
+  // The clicks of a burst mostly come from one visitor: the last one is checked first.
+  let lastIp = '';
+  let lastAgent: string | undefined;
+  let lastVisitor = '';
   return (ip, userAgent) => {
+    if (ip === lastIp && userAgent === lastAgent) return lastVisitor;
     const key = `${ip}\n${userAgent}`;
     let visitor = seen.get(key);
     if (visitor === undefined) {
       visitor = hashVisitor(salt, ip, userAgent);
       seen.set(key, visitor);
     }
+    lastIp = ip;
+    lastAgent = userAgent;
+    lastVisitor = visitor;
     return visitor;
   };
 }

@@ -4,7 +4,8 @@ import { isBrandableHost } from '../../domains/domain-name';
 const hostOf = (url: string) => new URL(url).hostname.toLowerCase();
 
 /** Where a request is addressed: Express's `req.hostname` (of the request or an `ExpressView`). */
-export type Addressed = Pick<Request, 'hostname'>;
+/** Express's `req.hostname`, undefined when the request has no Host header. */
+export type Addressed = { readonly hostname: string | undefined };
 
 /**
  * Whether a request is addressed to the service itself rather than to a branded domain: its host
