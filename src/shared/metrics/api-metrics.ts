@@ -1,11 +1,12 @@
 import type { RequestHandler } from 'express';
 import type { RedisClient } from '../infra/redis-connections';
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
 import { routeTemplateOf } from '../http/endpoint';
 import type { RedisKeys } from '../infra/redis-keys';
 import { DRAINER_GROUP } from '../../visits/visit-stream';
 import type { QrRenderQueue } from '../../qr-codes/qr-codes.jobs';
 import type { Visits } from '../../visits/visit-recorder';
+import { LocalHistogram } from './local-histogram';
 import { startProcessMetrics } from './process-metrics';
 
 export interface ApiMetrics {
@@ -18,6 +19,9 @@ export interface ApiMetrics {
   /** The Prometheus text of this app and of the process. */
   render(): Promise<{ contentType: string; body: string }>;
 }
+
+/** Seconds: the request-duration histogram's bucket bounds. */
+export const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
 /** Public routes whose 302 is a redirect served to a visitor, by what was followed. */
 const REDIRECT_ROUTES: Readonly<Record<string, string>> = {
@@ -64,13 +68,12 @@ export function createApiMetrics(deps: {
       for (const { n, ...labels } of requestCounts.values()) if (n > 0) this.inc(labels, n);
     },
   });
-  const latency = new Histogram({
-    name: 'linkqr_http_request_duration_seconds',
-    help: 'Time to answer an HTTP request, by method, route template and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers,
-  });
+  const latency = new LocalHistogram(
+    'linkqr_http_request_duration_seconds',
+    'Time to answer an HTTP request, by method, route template and status',
+    LATENCY_BUCKETS,
+  );
+  registry.registerMetric(latency.asMetric());
   new Counter({
     name: 'linkqr_redirects_total',
     help: 'Redirects served to visitors, by kind (link, qr, rotator)',
@@ -176,15 +179,14 @@ export function createApiMetrics(deps: {
     if (known) return known;
     const counted = { method, route, status, n: 0 };
     requestCounts.set(key, counted);
-    // A labelled observe hashes its labels every time: one child, resolved here, instead.
-    const timer = latency.labels({ method, route, status });
+    const timer = latency.recorder({ method, route, status });
     const kind = REDIRECT_ROUTES[route];
     const redirects =
       kind && statusCode === 302 && method !== 'HEAD' ? redirectCountOf(kind) : undefined;
     const record = (seconds: number) => {
       counted.n += 1;
       if (redirects) redirects.n += 1;
-      timer.observe(seconds);
+      timer(seconds);
     };
     counters.set(key, record);
     return record;
