@@ -53,6 +53,12 @@ describe('LocalHistogram: prom-client’s histogram text from plain arrays', () 
     expect(await registry.metrics()).to.include(
       'test_request_duration_seconds_count{method="GET",route="/:alias",status="302"} 2',
     );
+    const [json] = await registry.getMetricsAsJSON();
+    expect(json?.values[0]).to.deep.include({
+      labels: { ...redirect, le: 0.001 },
+      value: 0,
+      metricName: 'test_request_duration_seconds_bucket',
+    });
     registry.resetMetrics();
     expect(await registry.metrics()).not.to.include('_count');
     again(0.004);

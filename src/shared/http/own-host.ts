@@ -3,8 +3,10 @@ import { isBrandableHost } from '../../domains/domain-name';
 
 const hostOf = (url: string) => new URL(url).hostname.toLowerCase();
 
-/** Where a request is addressed: Express's `req.hostname` (of the request or an `ExpressView`). */
-/** Express's `req.hostname`, undefined when the request has no Host header. */
+/**
+ * Where a request is addressed: Express's `req.hostname` (of the request or an `ExpressView`),
+ * undefined when the request has no Host header.
+ */
 export type Addressed = { readonly hostname: string | undefined };
 
 /**
