@@ -41,33 +41,39 @@ interface Agent {
 }
 
 /**
- * Parsed User-Agents. Visitors send a few hundred distinct strings, and parsing one is the
- * drain's costliest step per visit; parsing is pure, so a plain LRU needs no invalidation.
+ * `parse` kept per key in a bounded LRU, the key asked last compared first: the clicks of a stream
+ * entry mostly share one, and comparing the string is cheaper than the cache's hashing and
+ * reordering of it (once per click drained). Parsing is pure, so nothing needs invalidating; a
+ * result is the same object for as long as it is cached (`labelSets` keys on it).
  */
-const agents = new LRUCache<string, Agent>({ max: 2_000 });
+function parsedOnce<V extends object>(parse: (key: string) => V): (key: string) => V {
+  const cache = new LRUCache<string, V>({ max: 2_000 });
+  let last: { key: string; value: V } | undefined;
+  return (key) => {
+    if (last?.key === key) return last.value;
+    let value = cache.get(key);
+    if (!value) {
+      value = parse(key);
+      cache.set(key, value);
+    }
+    last = { key, value };
+    return value;
+  };
+}
 
 /**
- * The agent looked up last: the clicks of a stream entry mostly share one, and comparing the
- * string is cheaper than the cache's hashing and reordering of it (once per click drained).
+ * Parsed User-Agents. Visitors send a few hundred distinct strings, and parsing one is the
+ * drain's costliest step per visit.
  */
-let lastAgent: { ua: string; agent: Agent } | undefined;
-
-function parseAgent(ua: string): Agent {
-  if (lastAgent?.ua === ua) return lastAgent.agent;
-  let agent = agents.get(ua);
-  if (!agent) {
-    const parsed = ua ? new UAParser(ua).getResult() : undefined;
-    agent = {
-      browser: parsed?.browser.name || UNKNOWN,
-      os: parsed?.os.name || UNKNOWN,
-      // No User-Agent at all is a script, not a person scanning a code.
-      bot: !ua || isbot(ua),
-    };
-    agents.set(ua, agent);
-  }
-  lastAgent = { ua, agent };
-  return agent;
-}
+const parseAgent = parsedOnce((ua): Agent => {
+  const parsed = ua ? new UAParser(ua).getResult() : undefined;
+  return {
+    browser: parsed?.browser.name || UNKNOWN,
+    os: parsed?.os.name || UNKNOWN,
+    // No User-Agent at all is a script, not a person scanning a code.
+    bot: !ua || isbot(ua),
+  };
+});
 
 interface Referrer {
   label: string;
@@ -75,22 +81,10 @@ interface Referrer {
 }
 
 /** Referrers by their full value: most clicks come from a few pages (or none), parsed once. */
-const referrers = new LRUCache<string, Referrer>({ max: 2_000 });
-
-/** As `lastAgent`, for referrers. */
-let lastReferrer: { referrer: string; parsed: Referrer } | undefined;
-
-function parseReferrer(referrer: string): Referrer {
-  if (lastReferrer?.referrer === referrer) return lastReferrer.parsed;
-  let parsed = referrers.get(referrer);
-  if (!parsed) {
-    const label = referrerLabel(referrer);
-    parsed = { label, social: socialNetworkOf(label) };
-    referrers.set(referrer, parsed);
-  }
-  lastReferrer = { referrer, parsed };
-  return parsed;
-}
+const parseReferrer = parsedOnce((referrer): Referrer => {
+  const label = referrerLabel(referrer);
+  return { label, social: socialNetworkOf(label) };
+});
 
 /**
  * Label sets by parsed agent and referrer, then country and variant: the clicks of a batch share a
