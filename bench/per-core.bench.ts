@@ -304,19 +304,20 @@ async function main(): Promise<void> {
       const after = cpuByRole(service);
       await deleteQrs(api, batch.ids);
       const wallMs = Math.max(...batch.servedMs);
+      const cpu = Object.fromEntries(
+        (Object.keys(after) as Role[]).map((role) => [role, after[role] - before[role]]),
+      ) as Record<Role, number>;
       cold = {
         linkqr: QR_BATCH / (wallMs / 1000),
         baseline: await baselineQr(baseUrl, QR_BATCH, apiUrl),
-        cpu: Object.fromEntries(
-          (Object.keys(after) as Role[]).map((role) => [role, after[role] - before[role]]),
-        ) as Record<Role, number>,
+        cpu,
         wallMs,
       };
-      const parts = (Object.keys(after) as Role[])
-        .map((role) => `${role} ${fmt((after[role] - before[role]) / QR_BATCH, 1)}`)
+      const parts = (Object.keys(cpu) as Role[])
+        .map((role) => `${role} ${fmt(cpu[role] / QR_BATCH, 1)}`)
         .join(', ');
       console.log(
-        `cold QR batch: CPU on core 0 ${fmt((totalOf(after) - totalOf(before)) / QR_BATCH, 1)} ms per code (${parts})`,
+        `cold QR batch: CPU on core 0 ${fmt(totalOf(cpu) / QR_BATCH, 1)} ms per code (${parts})`,
       );
     }
     const link = await call<{ id: number; shorturl: string }>(api, 'POST', '/api/url/add', {
