@@ -208,6 +208,9 @@ interface Row {
     baselineCount: number;
     linkqrWallMs: number;
     baselineWallMs: number;
+    /** CPU µs per request (code) of each round, all roles together: the spread of the sums. */
+    linkqrRounds: number[];
+    baselineRounds: number[];
   };
 }
 
@@ -218,6 +221,8 @@ const emptyCpu = () => ({
   baselineCount: 0,
   linkqrWallMs: 0,
   baselineWallMs: 0,
+  linkqrRounds: [] as number[],
+  baselineRounds: [] as number[],
 });
 
 function ratioOf(row: Row): number {
@@ -241,6 +246,12 @@ function printRow(row: Row): void {
   console.log(
     `  CPU on core 0 per ${row.unit === 'codes/s' ? 'code' : 'request'}: linkqr ${fmt(ours * 1000)} µs (${parts}), baseline ${fmt(theirs * 1000)} µs: CPU ratio ${fmt(theirs / ours, 2)}x`,
   );
+  if (cpu.linkqrRounds.length > 1 || cpu.baselineRounds.length > 1) {
+    const rounds = (xs: number[]) => xs.map((x) => fmt(x)).join(' / ');
+    console.log(
+      `  the same per round (µs): linkqr ${rounds(cpu.linkqrRounds)}, baseline ${rounds(cpu.baselineRounds)}`,
+    );
+  }
   // Below about 90 % the core was not the limit: the load generator (one core of JS) was.
   const busy = (cpuMs: number, wallMs: number) => `${fmt((cpuMs / wallMs) * 100)} %`;
   console.log(
@@ -464,10 +475,12 @@ async function main(): Promise<void> {
             row.cpu.linkqr[role] += after[role] - before[role];
           row.cpu.linkqrCount += count;
           row.cpu.linkqrWallMs += wallMs;
+          row.cpu.linkqrRounds.push(((totalOf(after) - totalOf(before)) / count) * 1000);
         } else {
           row.cpu.baseline += totalOf(after) - totalOf(before);
           row.cpu.baselineCount += count;
           row.cpu.baselineWallMs += wallMs;
+          row.cpu.baselineRounds.push(((totalOf(after) - totalOf(before)) / count) * 1000);
         }
         row[side].push(rate);
       };
@@ -542,6 +555,7 @@ async function main(): Promise<void> {
       linkqr: redirectRow.cpu.linkqr,
       linkqrCount: redirectRow.cpu.linkqrCount,
       linkqrWallMs: redirectRow.cpu.linkqrWallMs,
+      linkqrRounds: redirectRow.cpu.linkqrRounds,
     };
     coldRow.baseline = qrRow.baseline;
     // The first batch's own CPU, against bare qrcode's warm CPU (the row's baseline).
@@ -550,6 +564,7 @@ async function main(): Promise<void> {
       linkqr: cold?.cpu ?? qrRow.cpu.linkqr,
       linkqrCount: cold ? QR_BATCH : qrRow.cpu.linkqrCount,
       linkqrWallMs: cold?.wallMs ?? qrRow.cpu.linkqrWallMs,
+      linkqrRounds: cold ? [(totalOf(cold.cpu) / QR_BATCH) * 1000] : qrRow.cpu.linkqrRounds,
     };
 
     redirectRow.notes.push(
