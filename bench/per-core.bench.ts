@@ -470,17 +470,18 @@ async function main(): Promise<void> {
         // The time the requests took (not the idle tail before autocannon reports).
         const wallMs = (count / rate) * 1000;
         const after = cpuByRole(tree);
+        const used = totalOf(after) - totalOf(before);
         if (side === 'linkqr') {
           for (const role of Object.keys(after) as Role[])
             row.cpu.linkqr[role] += after[role] - before[role];
           row.cpu.linkqrCount += count;
           row.cpu.linkqrWallMs += wallMs;
-          row.cpu.linkqrRounds.push(((totalOf(after) - totalOf(before)) / count) * 1000);
+          row.cpu.linkqrRounds.push((used / count) * 1000);
         } else {
-          row.cpu.baseline += totalOf(after) - totalOf(before);
+          row.cpu.baseline += used;
           row.cpu.baselineCount += count;
           row.cpu.baselineWallMs += wallMs;
-          row.cpu.baselineRounds.push(((totalOf(after) - totalOf(before)) / count) * 1000);
+          row.cpu.baselineRounds.push((used / count) * 1000);
         }
         row[side].push(rate);
       };
